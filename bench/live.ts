@@ -11,11 +11,16 @@
  *   DATABASE_URL=postgres://... BENCH_PROCESSES=2 npx tsx bench/live.ts
  *   BENCH_SOCKETS=100 BENCH_SECONDS=10 npx tsx bench/live.ts   # a smoke run
  *
+ * BENCH_PROFILE=<file> writes the CPU profile of this process (the server and the sockets) over the
+ * posting alone (a `.cpuprofile`).
+ *
  * Members are admins (they pass layers 4-5 without role reads); the sockets run in this process,
  * beside the server they measure. Targets (issue 21): p99 ≤ 100 ms on one node, ≤ 150 ms across two.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
+import inspector from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Runtime, createScratchDatabase } from '@wpk/core';
@@ -149,6 +154,12 @@ try {
   const period = 1000 / RATE;
   const origin = now();
   const posts: Array<Promise<unknown>> = [];
+  const profiler = process.env.BENCH_PROFILE ? new inspector.Session() : null;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const cpuBefore = process.cpuUsage();
   for (let seq = 0; seq < total; seq++) {
     const due = origin + seq * period;
@@ -164,6 +175,11 @@ try {
   const deadline = now() + 10_000;
   while (latencies.length < expected && now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   const cpu = process.cpuUsage(cpuBefore);
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+    profiler.disconnect();
+  }
 
   printTable(
     [

@@ -5,9 +5,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { DataTypes, Model, QueryTypes } from 'sequelize';
 import { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory, migrateDown, migrateUp, pendingMigrations, scopeToWorkspace } from '../src/index.js';
-import { beginTransaction, commitTransaction, parseTimestamptz, rollbackTransaction, statement } from '../src/db/index.js';
+import { beginTransaction, commitTransaction, Database, parseTimestamptz, rollbackTransaction, statement } from '../src/db/index.js';
 import { scopedPlainModel } from '../src/apps/models.js';
 import { joinSql, sql } from '@wpk/sdk';
+import { pino } from 'pino';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 let env: TestRuntime;
@@ -256,6 +257,42 @@ test('in-memory embedded databases start from the kept image of a fresh cluster,
     for (const client of clients) await client.end().catch(() => {});
     await first.stop();
     await second.stop();
+  }
+});
+
+test('the embedded database states its limit: a statement that waited past the threshold for its one session is a warning, once an interval', async (t) => {
+  const warnings: Array<{ msg: string; waited_ms: number; queued: number }> = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line)) });
+  const database = await Database.open({ inMemory: true, logger, embeddedWaitWarnMs: 300 });
+  const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  try {
+    const holder = await pool.connect();
+    const other = await pool.connect();
+    // A quick statement while the session is free is not a warning.
+    t.deepEqual((await other.query('SELECT 1 AS n')).rows, [{ n: 1 }]);
+    t.deepEqual(warnings, []);
+    // A transaction holds the one session: the other connection's statement waits for its end.
+    await holder.query('BEGIN');
+    const waiting = other.query('SELECT 2 AS n');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await holder.query('COMMIT');
+    t.deepEqual((await waiting).rows, [{ n: 2 }]);
+    t.is(warnings.length, 1);
+    t.true(warnings[0].waited_ms >= 450, `waited ${warnings[0].waited_ms} ms`);
+    t.is(warnings[0].queued, 0);
+    t.regex(warnings[0].msg, /^the embedded database is at its limit: a statement waited \d+ ms for its one session \(0 more queued\); it runs one statement at a time, so under this load requests slow down\. Run on PostgreSQL \(DATABASE_URL\) for more \(docs\/self-hosting\.md\)$/);
+    // A second wait within the minute is not repeated.
+    await holder.query('BEGIN');
+    const again = other.query('SELECT 3 AS n');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await holder.query('COMMIT');
+    t.deepEqual((await again).rows, [{ n: 3 }]);
+    t.is(warnings.length, 1);
+    holder.release();
+    other.release();
+  } finally {
+    await pool.end();
+    await database.close();
   }
 });
 

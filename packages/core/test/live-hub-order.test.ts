@@ -15,6 +15,9 @@ import type { TestRuntime } from './helpers/runtime.js';
 /** The socket side the hub uses (`ws`'s WebSocket): what it sends is kept, parsed. */
 class Socket extends EventEmitter {
   readyState = 1;
+  /** What `ws` has queued for the peer and not yet written: a test sets it to stand for a reader that stalls. */
+  bufferedAmount = 0;
+  closedWith: number | null = null;
   readonly sent: Array<Record<string, any>> = [];
   private waiters: Array<() => void> = [];
   send(text: string): void {
@@ -22,8 +25,9 @@ class Socket extends EventEmitter {
     for (const wake of this.waiters.splice(0)) wake();
   }
   ping(): void {}
-  close(): void {
+  close(code?: number): void {
     this.readyState = 3;
+    this.closedWith = code ?? 1005;
   }
   terminate(): void {
     this.readyState = 3;
@@ -45,11 +49,13 @@ class Socket extends EventEmitter {
   }
 }
 
-let env: TestRuntime | undefined;
+let env: TestRuntime;
+test.before(async () => {
+  env = await startKeysRuntime();
+});
 test.after.always(async () => env?.close());
 
 test('a socket subscribing while a note is queued does not take that event from the sockets already on the channel', async (t) => {
-  env = await startKeysRuntime();
   const workspace = await keyedWorkspace(env, 'liveorder');
   const { runtime } = env;
   const sequelize = runtime.db.sequelize;
@@ -84,5 +90,48 @@ test('a socket subscribing while a note is queued does not take that event from 
 
   t.deepEqual(first.events(), ['1:1', '2:2'], 'the first socket hears both events, in order');
   t.deepEqual(second.events(), ['2:2'], 'the second hears what came after its last_id, once');
+  await hub.stop();
+});
+
+test('a socket that leaves more than the send-buffer limit unread is closed as too slow; the others hear every event, in order, meanwhile', async (t) => {
+  const workspace = await keyedWorkspace(env, 'liveslow');
+  const { runtime } = env;
+  const sequelize = runtime.db.sequelize;
+  const captured: LiveNote[] = [];
+  const log = new LiveLog(sequelize, false, (note) => captured.push(note));
+  const hub = new LiveHub(sequelize, log, runtime.logger, () => new Date(), 64 * 1024);
+  hub.declareChannels('test', { rooms: { permission: 'test.rooms.read', platform: true } });
+  const channel = 'test/rooms/r2';
+  const member = { id: workspace.ownerId, name: 'Owner', email: `owner@${workspace.subdomain}.test`, platformRole: 'owner' as const };
+  const live = { id: workspace.id, subdomain: workspace.subdomain, name: workspace.subdomain, plan: 'free' };
+  const open = async (): Promise<Socket> => {
+    const socket = new Socket();
+    hub.accept(socket as unknown as WebSocket, live, { kind: 'api_key', hash: hashSecret(workspace.ownerKey) }, member);
+    socket.say({ type: 'subscribe', channel });
+    t.like(await socket.next((message) => message.type === 'subscribed' || message.type === 'error'), { type: 'subscribed', channel });
+    return socket;
+  };
+  const fast = await open();
+  const slow = await open();
+  const atLimit = await open();
+  t.is(hub.size, 3);
+  // The slow reader has more than 64 KiB waiting for it; the other exactly the limit (still allowed).
+  slow.bufferedAmount = 64 * 1024 + 1;
+  atLimit.bufferedAmount = 64 * 1024;
+  const before = slow.sent.length;
+  for (const n of [1, 2, 3]) {
+    await log.publish(workspace.id, [{ channel, type: 'said', data: { n }, audience: null, revoke: [] }]);
+    for (const note of captured.splice(0)) if (note.id !== undefined) hub.receive(note);
+  }
+  await fast.next((message) => message.type === 'event' && message.id === '3');
+  await atLimit.next((message) => message.type === 'event' && message.id === '3');
+  t.deepEqual(fast.events(), ['1:1', '2:2', '3:3']);
+  t.deepEqual(atLimit.events(), ['1:1', '2:2', '3:3']);
+  t.deepEqual(slow.events(), [], 'nothing more is queued for the slow socket');
+  t.is(slow.sent.length, before);
+  t.is(slow.closedWith, 4408);
+  t.is(fast.closedWith, null);
+  t.is(hub.size, 2, 'the slow socket left the hub');
+  t.is(hub.shed, 1);
   await hub.stop();
 });

@@ -206,6 +206,24 @@ test.serial('stored updates are compacted into the snapshot every compact_after_
   await world.owner.put('/apps/canvas/settings', { max_objects_per_board: 5000, compact_after_updates: 50, default_votes_per_member: 3 });
 });
 
+test.serial("a board's JSON snapshot is kept beside its Yjs state, current after every change; the migration onto the editing stack writes it for boards made before", async (t) => {
+  const boardId = await newBoard(ann);
+  const first = await newSticky(ann, boardId, { text: 'kept' });
+  const content = async () => (await world.query<{ content: { objects: Record<string, { text: string }> } }>('SELECT content FROM app_canvas.board_documents WHERE workspace_id = :w AND board_id = :b', { w: world.workspaceId, b: boardId }))[0]?.content;
+  t.deepEqual(Object.keys((await content())!.objects), [first]);
+  t.is((await content())!.objects[first].text, 'kept');
+  await ann.patch(`/canvas/boards/${boardId}/objects/${first}`, { text: 'changed' });
+  t.is((await content())!.objects[first].text, 'changed');
+  // Taken down, the table is as before (a snapshot column; no JSON); up again, the JSON is written from the state and updates.
+  t.deepEqual(await world.migrateAppDown('0002-board-documents-on-the-editing-stack'), ['0002-board-documents-on-the-editing-stack']);
+  const columns = await world.query<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_schema = 'app_canvas' AND table_name = 'board_documents' ORDER BY column_name");
+  t.deepEqual(columns.map((column) => column.column_name), ['board_id', 'created_at', 'snapshot', 'updated_at', 'workspace_id']);
+  t.deepEqual(await world.migrateAppUp(), ['0002-board-documents-on-the-editing-stack']);
+  t.is((await content())!.objects[first].text, 'changed');
+  const objects = (await ann.get(`/canvas/boards/${boardId}/objects`)).body.data as Array<{ id: string; text: string }>;
+  t.deepEqual(objects.map((object) => [object.id, object.text]), [[first, 'changed']]);
+});
+
 test.serial('concurrent writers of one board take turns: no update is lost to a compaction', async (t) => {
   const boardId = await newBoard(ann);
   await world.owner.put('/apps/canvas/settings', { max_objects_per_board: 5000, compact_after_updates: 3, default_votes_per_member: 3 });

@@ -12,7 +12,15 @@ export interface DatabaseOptions {
   logger?: Logger;
   /** Connections in Sequelize's pool. */
   poolMax?: number;
+  /**
+   * The embedded database's limit: a statement that waited this long (ms) for its one session
+   * is logged as a warning, at most once a minute (default 1,000; docs/self-hosting.md).
+   */
+  embeddedWaitWarnMs?: number;
 }
+
+/** How often the embedded database's saturation warning may repeat. */
+const SATURATION_INTERVAL_MS = 60_000;
 
 /** The runtime's database: Sequelize on PostgreSQL, real or embedded. */
 export class Database {
@@ -39,7 +47,19 @@ export class Database {
     let embedded: EmbeddedPostgres | undefined;
     let url = options.databaseUrl;
     if (!url) {
-      embedded = await EmbeddedPostgres.start({ dataDir: options.inMemory ? undefined : options.dataDir });
+      const logger = options.logger;
+      embedded = await EmbeddedPostgres.start({
+        dataDir: options.inMemory ? undefined : options.dataDir,
+        saturation: logger && {
+          waitMs: options.embeddedWaitWarnMs ?? 1000,
+          intervalMs: SATURATION_INTERVAL_MS,
+          report: ({ waitedMs, queued }) =>
+            logger.warn(
+              { waited_ms: waitedMs, queued },
+              `the embedded database is at its limit: a statement waited ${waitedMs} ms for its one session (${queued} more queued); it runs one statement at a time, so under this load requests slow down. Run on PostgreSQL (DATABASE_URL) for more (docs/self-hosting.md)`,
+            ),
+        },
+      });
       url = embedded.url;
     }
     const sequelize = new Sequelize(url, {

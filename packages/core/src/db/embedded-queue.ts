@@ -2,6 +2,8 @@ import type { PGlite } from '@electric-sql/pglite';
 
 interface QueuedMessage {
   handlerId: number;
+  /** When it was queued (performance.now()). */
+  at: number;
   message: Uint8Array;
   onData: (data: Uint8Array) => void;
   resolve: (bytes: number) => void;
@@ -10,6 +12,17 @@ interface QueuedMessage {
 
 // Frontend messages of the extended query protocol that leave the session mid-exchange until Sync.
 const EXTENDED = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((letter) => letter.charCodeAt(0)));
+
+/**
+ * How the queue states its limit: the embedded database runs one statement at a time for every
+ * connection, so under more load than that it falls behind, and a message that waited longer than
+ * `waitMs` to reach the session is reported, at most once every `intervalMs`.
+ */
+export interface SaturationWatch {
+  waitMs: number;
+  intervalMs: number;
+  report(saturation: { waitedMs: number; queued: number }): void;
+}
 
 /**
  * The message queue between client connections and the single PGlite session.
@@ -26,12 +39,17 @@ export class SessionQueue {
   private processing = false;
   /** The connection that holds the session, or null when it is free. */
   private owner: number | null = null;
+  /** When the last saturation was reported (performance.now()). */
+  private reportedAt = -Infinity;
 
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly saturation?: SaturationWatch,
+  ) {}
 
   enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ handlerId, message, onData, resolve, reject });
+      this.queue.push({ handlerId, at: performance.now(), message, onData, resolve, reject });
       void this.process();
     });
   }
@@ -54,6 +72,16 @@ export class SessionQueue {
     void this.process();
   }
 
+  /** A message that waited longer than the watch allows is reported (at most once an interval). */
+  private watch(item: QueuedMessage): void {
+    if (!this.saturation) return;
+    const now = performance.now();
+    const waitedMs = now - item.at;
+    if (waitedMs < this.saturation.waitMs || now - this.reportedAt < this.saturation.intervalMs) return;
+    this.reportedAt = now;
+    this.saturation.report({ waitedMs: Math.round(waitedMs), queued: this.queue.length });
+  }
+
   private async process(): Promise<void> {
     if (this.processing) return;
     this.processing = true;
@@ -62,6 +90,7 @@ export class SessionQueue {
         const index = this.owner === null ? 0 : this.queue.findIndex((item) => item.handlerId === this.owner);
         if (index === -1) break; // the owner has more to say; the others wait
         const item = this.queue.splice(index, 1)[0];
+        this.watch(item);
         let bytes = 0;
         try {
           await this.db.runExclusive(() =>

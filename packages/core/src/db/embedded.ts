@@ -7,7 +7,7 @@ import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { SessionQueue } from './embedded-queue.js';
+import { SessionQueue, type SaturationWatch } from './embedded-queue.js';
 
 /** Raised when another process holds the embedded data directory. */
 export class DataDirectoryLockedError extends Error {
@@ -63,6 +63,8 @@ export interface EmbeddedOptions {
   dataDir?: string;
   /** Upper bound on client connections (all pools together). */
   maxConnections?: number;
+  /** Reports a statement that waited too long for the one session (db/embedded-queue.ts). */
+  saturation?: SaturationWatch;
 }
 
 const EXTENSIONS = { pg_trgm, fuzzystrmatch, unaccent };
@@ -181,7 +183,7 @@ export class EmbeddedPostgres {
       const socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections ?? 64 });
       // Replace the library's per-message queue (see SessionQueue for why); connections pick it up as they attach.
       // queryQueue is private to the library, so the cast stays.
-      (socket as unknown as { queryQueue: SessionQueue }).queryQueue = new SessionQueue(pglite);
+      (socket as unknown as { queryQueue: SessionQueue }).queryQueue = new SessionQueue(pglite, options.saturation);
       await socket.start();
       const address = socket.getServerConn();
       return new EmbeddedPostgres(pglite, socket, release, `postgres://postgres@${address}/postgres?sslmode=disable`);

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import https from 'node:https';
-import got, { Options, type Response } from 'got';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, signBody } from '@wpk/sdk';
@@ -9,9 +8,6 @@ import { DELIVERY_QUEUE, QUEUE_SCHEMA, type DeliveryJob, type DeliveryQueue } fr
 import { signingSecretFor } from './secrets.js';
 import { Signal } from './signal.js';
 import type { EventCatalog, Participant } from './types.js';
-
-// got(url, options, defaults) merges onto prepared defaults; its typings only declare that call without a url.
-const requestWithDefaults = got as unknown as (url: string, options: { body: string; headers: Record<string, string> }, defaults: Options) => Promise<Response>;
 
 /** Growing back-off between attempts: `initialDelayMs × factor^(retry-1)`, capped at `maxDelayMs`. */
 export interface RetryPolicy {
@@ -85,8 +81,8 @@ interface Result {
 export class Deliverer {
   readonly wake = new Signal();
   private readonly slotFreed = new Signal();
-  /** got's options, built once: normalising them per request is most of got's cost. */
-  private readonly httpOptions: Options;
+  /** Each third-party subscriber's signing secret, derived once (an HMAC) rather than per delivery. */
+  private readonly secrets = new Map<string, string>();
   private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) };
   private inFlight = 0;
   private running = false;
@@ -99,18 +95,7 @@ export class Deliverer {
   /** Attempts this process made, by outcome. */
   readonly stats = { attempts: 0, delivered: 0, failed: 0 };
 
-  constructor(private readonly options: DelivererOptions) {
-    this.httpOptions = new Options({
-      method: 'POST',
-      agent: this.agents,
-      throwHttpErrors: false,
-      followRedirect: false,
-      retry: { limit: 0 },
-      timeout: { request: options.timeoutMs },
-      decompress: false,
-      responseType: 'buffer',
-    });
-  }
+  constructor(private readonly options: DelivererOptions) {}
 
   start(): void {
     if (this.running) return;
@@ -303,7 +288,7 @@ export class Deliverer {
     if (target.body === null) return done(null, 'a sealed payload field cannot be read (was BROKER_SECRET changed?)');
     const headers = {
       'content-type': 'application/json',
-      [SIGNATURE_HEADER]: signBody(target.body, signingSecretFor(this.options.brokerSecret, participant)),
+      [SIGNATURE_HEADER]: signBody(target.body, this.secretOf(participant)),
       [EVENT_ID_HEADER]: target.deliveryId,
       [ATTEMPT_HEADER]: String(target.attempt),
     };
@@ -325,10 +310,46 @@ export class Deliverer {
     return this.send(`${self}${path}`, headers, body);
   }
 
-  /** One POST with got; resolves with the status code (redirects are not followed). */
-  private async send(url: string, headers: Record<string, string>, body: string): Promise<number> {
-    const response = await requestWithDefaults(url, { body, headers: { ...headers, 'user-agent': 'wpk-broker' } }, this.httpOptions);
-    return response.statusCode;
+  private secretOf(participant: Participant): string {
+    let secret = this.secrets.get(participant.slug);
+    if (secret === undefined) {
+      secret = signingSecretFor(this.options.brokerSecret, participant);
+      this.secrets.set(participant.slug, secret);
+    }
+    return secret;
+  }
+
+  /**
+   * One POST on a kept-alive connection (node:http, no client library: a library's per-request
+   * options and hooks were most of a delivery's cost); resolves with the status code once the
+   * answer's body is read and dropped (redirects are not followed). The whole exchange must end
+   * within the timeout, or it fails as `ETIMEDOUT`.
+   */
+  private send(url: string, headers: Record<string, string>, body: string): Promise<number> {
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    return new Promise<number>((resolve, reject) => {
+      const request = (secure ? https : http).request(
+        {
+          method: 'POST',
+          protocol: target.protocol,
+          hostname: target.hostname.replace(/^\[(.*)\]$/, '$1'),
+          port: target.port,
+          path: `${target.pathname}${target.search}`,
+          agent: secure ? this.agents.https : this.agents.http,
+          headers: { ...headers, 'user-agent': 'wpk-broker', 'content-length': String(Buffer.byteLength(body)) },
+        },
+        (response) => {
+          response.on('error', reject);
+          response.on('end', () => resolve(response.statusCode ?? 0));
+          response.resume();
+        },
+      );
+      const timer = setTimeout(() => request.destroy(Object.assign(new Error(`timed out after ${this.options.timeoutMs} ms`), { code: 'ETIMEDOUT' })), this.options.timeoutMs);
+      request.on('close', () => clearTimeout(timer));
+      request.on('error', reject);
+      request.end(body);
+    });
   }
 
   private settle(result: Result): Promise<void> {

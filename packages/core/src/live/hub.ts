@@ -10,6 +10,16 @@ import type { LiveLog, LiveNote, LoggedEvent } from './log.js';
 export const LIVE_PROTOCOL = 'wpk.live.1';
 /** Close codes of the protocol. */
 export const CLOSE_ACCESS_LOST = 4401;
+/** The socket did not read what it was sent: more than the send-buffer limit waited for it. */
+export const CLOSE_TOO_SLOW = 4408;
+/**
+ * The most bytes a socket may leave unread (queued in this process for it) before it is closed as
+ * too slow, so a slow or stalled reader never holds the process's memory or delays the others'
+ * messages; it reconnects and resumes with `since` (1 MiB, as Centrifugo's client queue).
+ */
+export const SEND_BUFFER_LIMIT = 1024 * 1024;
+/** How long a socket closed as too slow has to finish its closing handshake before it is cut. */
+const SLOW_CLOSE_GRACE_MS = 5000;
 /** Most channels one socket may follow at once. */
 export const MAX_SUBSCRIPTIONS = 100;
 /** A socket's typing signals on one channel go out at most this often (the rest are dropped). */
@@ -108,7 +118,11 @@ export class LiveHub {
     private readonly log: LiveLog,
     private readonly logger: Logger,
     private readonly clock: () => Date,
+    private readonly sendBufferLimit = SEND_BUFFER_LIMIT,
   ) {}
+
+  /** Sockets closed as too slow since this process started. */
+  shed = 0;
 
   /** Declares an app's channel kinds (the apps layer calls it at boot). */
   declareChannels(namespace: string, kinds: Record<string, ChannelKind>): void {
@@ -415,7 +429,19 @@ export class LiveHub {
 
   private send(connection: Connection, message: Record<string, unknown>): void {
     if (connection.socket.readyState !== 1) return;
+    // Sending never waits for a socket: what it has not read stays queued here, up to the limit.
+    if (connection.socket.bufferedAmount > this.sendBufferLimit) return this.tooSlow(connection);
     connection.socket.send(JSON.stringify(message));
+  }
+
+  /** A socket that left more than the limit unread: it hears nothing more, and is closed. */
+  private tooSlow(connection: Connection): void {
+    if (!this.connections.has(connection)) return;
+    this.shed++;
+    this.logger.info({ connection_id: connection.id, member_id: connection.member.id, buffered_bytes: connection.socket.bufferedAmount }, 'live: a socket too slow to read its messages was closed');
+    this.drop(connection);
+    connection.socket.close(CLOSE_TOO_SLOW, 'too slow');
+    setTimeout(() => connection.socket.terminate(), SLOW_CLOSE_GRACE_MS).unref();
   }
 }
 

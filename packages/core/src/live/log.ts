@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Logger } from 'pino';
 
 /** How many events each channel keeps for resuming clients (older ones are pruned at publish). */
@@ -69,36 +69,44 @@ export class LiveLog {
     private readonly local: (note: LiveNote) => void,
   ) {}
 
-  /** Appends events to their channels in one transaction (ids follow commit order per channel) and sends their notes. */
+  /**
+   * Appends events to their channels and sends their notes: one statement a publication (the
+   * channel's counter, the logged row, the pruning of old rows every 100th event, and the NOTIFY
+   * carrying the new id), in one transaction when there are several. The channel row is the
+   * per-channel lock: a second publisher waits for this commit, so ids follow commit order per
+   * channel, and NOTIFY delivers at commit, in commit order.
+   */
   async publish(workspaceId: string, publications: readonly LivePublication[]): Promise<void> {
     if (publications.length === 0) return;
     const notes: LiveNote[] = [];
-    await this.sequelize.transaction(async (transaction) => {
-      for (const publication of publications) {
-        // The channel row is the per-channel lock: a second publisher waits for this commit.
-        const [counter] = await this.sequelize.query<{ last_id: string }>(
-          `INSERT INTO platform.live_channels (workspace_id, channel, last_id) VALUES ($1, $2, 1)
+    const append = async (publication: LivePublication, transaction: Transaction | null) => {
+      const note: LiveNote = { w: workspaceId, c: publication.channel, t: publication.type, d: publication.data ?? null, a: publication.audience, ...(publication.revoke.length > 0 ? { r: publication.revoke } : {}) };
+      // The note's text around its id (known only in the statement): `{"id":"` || id || `",...}`.
+      const rest = JSON.stringify(fitted(note)).slice(1);
+      const [row] = await this.sequelize.query<{ last_id: string }>(
+        `WITH counter AS (
+           INSERT INTO platform.live_channels (workspace_id, channel, last_id) VALUES ($1, $2, 1)
            ON CONFLICT (workspace_id, channel) DO UPDATE SET last_id = platform.live_channels.last_id + 1, updated_at = now()
-           RETURNING last_id`,
-          { type: QueryTypes.SELECT, bind: [workspaceId, publication.channel], transaction },
-        );
-        const id = String(counter.last_id);
-        await this.sequelize.query('INSERT INTO platform.live_events (workspace_id, channel, id, type, data, audience) VALUES ($1, $2, $3, $4, $5, $6)', {
-          bind: [workspaceId, publication.channel, id, publication.type, JSON.stringify(publication.data ?? null), publication.audience],
-          transaction,
-        });
-        if (Number(id) % 100 === 0) {
-          await this.sequelize.query('DELETE FROM platform.live_events WHERE workspace_id = $1 AND channel = $2 AND id <= $3', {
-            bind: [workspaceId, publication.channel, Number(id) - CHANNEL_LOG_SIZE],
-            transaction,
-          });
-        }
-        const note: LiveNote = { w: workspaceId, c: publication.channel, id, t: publication.type, d: publication.data ?? null, a: publication.audience, ...(publication.revoke.length > 0 ? { r: publication.revoke } : {}) };
-        notes.push(fitted(note));
-      }
-      if (this.notify) for (const note of notes) await this.sequelize.query('SELECT pg_notify($1, $2)', { bind: [NOTIFY_CHANNEL, JSON.stringify(note)], transaction });
-    });
-    if (!this.notify) for (const note of notes) this.local(note);
+           RETURNING last_id
+         ), logged AS (
+           INSERT INTO platform.live_events (workspace_id, channel, id, type, data, audience)
+           SELECT $1, $2, counter.last_id, $3, $4, $5 FROM counter
+         ), pruned AS (
+           DELETE FROM platform.live_events e USING counter
+            WHERE e.workspace_id = $1 AND e.channel = $2 AND counter.last_id % 100 = 0 AND e.id <= counter.last_id - ${CHANNEL_LOG_SIZE}
+         )
+         SELECT counter.last_id, CASE WHEN $6::boolean THEN pg_notify('${NOTIFY_CHANNEL}', '{"id":"' || counter.last_id || '",' || $7) END AS notified FROM counter`,
+        { type: QueryTypes.SELECT, bind: [workspaceId, publication.channel, publication.type, JSON.stringify(publication.data ?? null), publication.audience, this.notify, rest], transaction },
+      );
+      notes.push({ ...note, id: String(row.last_id) });
+    };
+    if (publications.length === 1) await append(publications[0], null);
+    else {
+      await this.sequelize.transaction(async (transaction) => {
+        for (const publication of publications) await append(publication, transaction);
+      });
+    }
+    if (!this.notify) for (const note of notes) this.local(fitted(note));
   }
 
   /** Sends an ephemeral note (typing, presence): nothing is logged. */
@@ -189,7 +197,8 @@ export class LiveLog {
 
 /** The note as it can travel: the data left out when the whole would pass NOTIFY's limit. */
 function fitted(note: LiveNote): LiveNote {
-  if (Buffer.byteLength(JSON.stringify(note), 'utf8') < NOTIFY_INLINE_LIMIT) return note;
+  // Room for an id of 19 digits and its key, which the statement adds.
+  if (Buffer.byteLength(JSON.stringify(note), 'utf8') + (note.id === undefined ? 30 : 0) < NOTIFY_INLINE_LIMIT) return note;
   const { d: _data, ...rest } = note;
   return { ...rest, big: true };
 }

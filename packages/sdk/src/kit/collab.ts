@@ -52,8 +52,12 @@ export interface CollabDocumentsSpec<M extends ModelMap> {
    * another type is refused. Slides: `plugins/slides/src/services/document.ts`.
    */
   rootTypes?: Readonly<Record<string, 'array' | 'map' | 'text'>>;
-  /** The app's own check of the document after a change: a problem (refused with a 400) or null. */
-  check?: (doc: Y.Doc, ctx: AnyContext<M>, id: string) => string | null | Promise<string | null>;
+  /**
+   * The app's own check of the document after a change: a problem (refused with a 400) or null.
+   * `before` is the JSON snapshot before the change (what the change altered; absent when the
+   * document is being created).
+   */
+  check?: (doc: Y.Doc, ctx: AnyContext<M>, id: string, before?: CollabSnapshot) => string | null | Promise<string | null>;
   /** The most characters of plain text a document may hold (default 1,000,000). */
   maxText?: number;
 }
@@ -172,7 +176,7 @@ export function defineCollabDocuments<M extends ModelMap>(spec: CollabDocumentsS
     return { content, text: '' };
   };
 
-  const problemOf = async (ctx: AnyContext<M>, id: string, doc: Y.Doc, snapshot: CollabSnapshot): Promise<string | null> => {
+  const problemOf = async (ctx: AnyContext<M>, id: string, doc: Y.Doc, snapshot: CollabSnapshot, before?: CollabSnapshot): Promise<string | null> => {
     const extra = [...doc.share.keys()].filter((name) => !roots.has(name));
     if (extra.length > 0) return `update: this document's roots are ${[...roots].join(', ') || 'none'}; the update writes ${extra.map((name) => JSON.stringify(name.slice(0, 60))).join(', ')}`;
     if (spec.richText) {
@@ -187,7 +191,7 @@ export function defineCollabDocuments<M extends ModelMap>(spec: CollabDocumentsS
       if (badMark) return `update: the mark ${JSON.stringify(badMark.slice(0, 60))} is not one of ${spec.richText.marks.join(', ') || 'none'}`;
     }
     if (snapshot.text.length > maxText) return `update: a document holds at most ${maxText} characters of text; this one would hold ${snapshot.text.length}`;
-    return spec.check ? spec.check(doc, ctx, id) : null;
+    return spec.check ? spec.check(doc, ctx, id, before) : null;
   };
 
   const load = async (ctx: AnyContext<M>, id: string, options: { lock?: boolean } = {}): Promise<LoadedCollabDocument> => {
@@ -221,7 +225,7 @@ export function defineCollabDocuments<M extends ModelMap>(spec: CollabDocumentsS
     const after = contentOf(doc);
     const contentChanged = JSON.stringify(after.content) !== JSON.stringify(before.content);
     if (contentChanged || [...doc.share.keys()].some((name) => !roots.has(name))) {
-      const problem = await problemOf(ctx, id, doc, after);
+      const problem = await problemOf(ctx, id, doc, after, before);
       if (problem) throw new InvalidError(problem);
     }
     // An update that brings nothing new is not stored; one Yjs holds back (pending: it depends on

@@ -12,12 +12,18 @@ export const boards = defineModel('boards', {
   object_count: column.integer().default(0),
 });
 
-/** A board's Yjs snapshot: every update merged so far. */
+/**
+ * A board's document on the SDK's editing stack: its Yjs state (every update merged so far; null
+ * until the first merge) and, beside it, always current, its stable JSON snapshot (`content`,
+ * `{"objects": {...}}`; `text` unused).
+ */
 export type BoardDocument = DeclaredRow<typeof boardDocuments>;
 
 export const boardDocuments = defineModel('board_documents', {
   board_id: column.uuid().primaryKey(),
-  snapshot: column.blob(),
+  state: column.blob().nullable(),
+  content: column.json<unknown>(),
+  text: column.text(),
 });
 
 /** A Yjs update applied to a board and not yet merged into its snapshot. */

@@ -1,29 +1,60 @@
-import { InvalidError, memberMrn } from '@wpk/sdk';
+import { defineCollabDocuments, InvalidError, memberMrn, type CollabChange, type CollabDocuments, type CollabSnapshot, type LoadedCollabDocument } from '@wpk/sdk';
 import * as Y from 'yjs';
-import type { Board } from '../models/index.js';
+import type { Board, Models } from '../models/index.js';
 import type { CanvasBaseContext, CanvasContext } from '../kit.js';
-import { publishToBoard } from './live.js';
-import { fingerprints, OBJECTS_ROOT, objectProblem } from './objects-model.js';
+import { OBJECTS_ROOT, objectProblem } from './objects-model.js';
 
-/** A board's document as stored: its snapshot and the updates applied since, merged into one Y.Doc. */
-export interface LoadedDocument {
-  doc: Y.Doc;
-  /** Ids of the stored updates not yet in the snapshot. */
-  updateIds: string[];
+/** A board's document as stored: its state and the updates applied since, merged into one Y.Doc. */
+export type LoadedDocument = LoadedCollabDocument;
+
+/** The objects of a JSON snapshot (`{"objects": {...}}`), each as its JSON text (to tell a changed one). */
+function printsOf(snapshot: CollabSnapshot | undefined): Map<string, string> {
+  const objects = ((snapshot?.content ?? {}) as { objects?: Record<string, unknown> }).objects ?? {};
+  return new Map(Object.entries(objects).map(([id, value]) => [id, JSON.stringify(value ?? null)]));
 }
 
 /**
- * Reads a board's document. With `lock`, the board's document lock is taken first (for the rest of
- * the transaction): writers of one board take turns, so a compaction never loses an update.
+ * Boards' documents on the SDK's editing stack (docs/app-kit/collab-documents.md): the one root
+ * `objects`; after a change, every object it created or changed must be well formed (400 naming
+ * the object and field, nothing stored), an image must show one of the board's uploaded images,
+ * and a change that adds objects must leave at most `max_objects_per_board`. Stored updates are
+ * merged every `compact_after_updates`; `canvas/boards/{id}` hears each as `doc.updated`.
  */
-export async function loadDocument(ctx: CanvasBaseContext, boardId: string, lock = false): Promise<LoadedDocument> {
-  if (lock) await ctx.lock(`board-document:${boardId}`);
-  const doc = new Y.Doc({ gc: true });
-  const stored = await ctx.db.boardDocuments.findOne({ where: { board_id: boardId } });
-  if (stored) Y.applyUpdate(doc, new Uint8Array(stored.snapshot));
-  const updates = await ctx.db.boardUpdates.findAll({ where: { board_id: boardId }, order: [['created_at', 'ASC'], ['id', 'ASC']], attributes: ['id', 'data'] });
-  for (const update of updates) Y.applyUpdate(doc, new Uint8Array(update.data));
-  return { doc, updateIds: updates.map((update) => update.id) };
+export const boardDocs: CollabDocuments<Models> = defineCollabDocuments<Models>({
+  documents: 'boardDocuments',
+  updates: 'boardUpdates',
+  key: 'board_id',
+  channel: (id) => `boards/${id}`,
+  compactAfter: (ctx) => (ctx as CanvasBaseContext).settings.compact_after_updates,
+  rootTypes: { [OBJECTS_ROOT]: 'map' },
+  async check(doc, ctx, boardId, before) {
+    const objects = doc.getMap<unknown>(OBJECTS_ROOT);
+    const previous = printsOf(before);
+    let added = false;
+    for (const [id, value] of objects.entries()) {
+      const print = value instanceof Y.Map ? JSON.stringify(value.toJSON()) : JSON.stringify(value ?? null);
+      if (previous.get(id) === print) continue;
+      added ||= !previous.has(id);
+      const problem = objectProblem(id, value);
+      if (problem) return problem;
+      const map = value as Y.Map<unknown>;
+      if (map.get('type') === 'image') {
+        const imageProblem = await imageKeyProblem(ctx as CanvasBaseContext, boardId, map.get('file_key') as string, `objects.${id}.file_key`);
+        if (imageProblem) return imageProblem;
+      }
+    }
+    const limit = (ctx as CanvasBaseContext).settings.max_objects_per_board;
+    if (added && objects.size > limit) return `A board holds at most ${limit} objects; this change would leave ${objects.size}`;
+    return null;
+  },
+});
+
+/**
+ * Reads a board's document. With `lock`, the board's document lock is taken first (for the rest of
+ * the transaction): writers of one board take turns, so a merge never loses an update.
+ */
+export function loadDocument(ctx: CanvasBaseContext, boardId: string, lock = false): Promise<LoadedDocument> {
+  return boardDocs.load(ctx, boardId, { lock });
 }
 
 /** What one change did to the board's objects. */
@@ -35,79 +66,52 @@ export interface ChangeSummary {
 }
 
 /** A change to make: a Yjs update from a client, or an edit the server makes to the document. */
-export type DocumentChange = { update: Uint8Array } | { edit(doc: Y.Doc): void };
+export type DocumentChange = CollabChange;
 
 /**
- * Applies a change to a board's document, under its lock: the objects it created or changed must
- * be well formed (400 naming the object and field otherwise, nothing stored), the board must stay
- * within `max_objects_per_board`. The update is stored, and every `compact_after_updates` the
- * stored updates are merged into the snapshot. Subscribers of `canvas/boards/{id}` receive it as
- * `doc.updated` (base64) after commit.
+ * Applies a change to a board's document through the editing stack (checked, stored, published;
+ * `boardDocs`), and answers what it did to the objects: their ids created, updated and deleted,
+ * from the JSON snapshots before and after. The board's `object_count` follows.
  */
 export async function changeDocument(ctx: CanvasContext, board: Board, change: DocumentChange): Promise<ChangeSummary & { update: Uint8Array }> {
-  const { doc, updateIds } = await loadDocument(ctx, board.id, true);
-  const before = fingerprints(doc);
-  const vectorBefore = Buffer.from(Y.encodeStateVector(doc));
-  let update: Uint8Array;
-  if ('update' in change) {
-    update = change.update;
-    try {
-      Y.applyUpdate(doc, update);
-    } catch {
-      throw new InvalidError('update: not a Yjs update (it could not be decoded)');
+  let result;
+  try {
+    result = await boardDocs.apply(ctx, board.id, change, ctx.member.id);
+  } catch (error) {
+    // The stack names its roots as "this document's"; a board's has one.
+    if (error instanceof InvalidError && error.message.startsWith("update: this document's roots are")) {
+      throw new InvalidError(error.message.replace(/^update: this document's roots are objects; the update writes/, `update: a board's document has one root, ${OBJECTS_ROOT}; this update writes`));
     }
-  } else {
-    const captured: Uint8Array[] = [];
-    doc.on('update', (bytes: Uint8Array) => captured.push(bytes));
-    doc.transact(() => change.edit(doc));
-    if (captured.length === 0) return { created: [], updated: [], deleted: [], object_count: doc.getMap(OBJECTS_ROOT).size, update: new Uint8Array() };
-    update = captured.length === 1 ? captured[0] : Y.mergeUpdates(captured);
+    throw error;
   }
-  const roots = [...doc.share.keys()].filter((name) => name !== OBJECTS_ROOT);
-  if (roots.length > 0) throw new InvalidError(`update: a board's document has one root, ${OBJECTS_ROOT}; this update writes ${roots.map((name) => JSON.stringify(name.slice(0, 60))).join(', ')}`);
-  const after = fingerprints(doc);
+  const before = printsOf({ content: result.content_before, text: '' });
+  const after = printsOf({ content: result.content, text: '' });
   const created: string[] = [];
   const updated: string[] = [];
   const deleted: string[] = [];
-  const objects = doc.getMap<unknown>(OBJECTS_ROOT);
   for (const [id, print] of after) {
     const previous = before.get(id);
     if (previous === print) continue;
-    const problem = objectProblem(id, objects.get(id));
-    if (problem) throw new InvalidError(problem);
-    const map = objects.get(id) as Y.Map<unknown>;
-    if (map.get('type') === 'image') await checkImageKey(ctx, board, map.get('file_key') as string, `objects.${id}.file_key`);
     (previous === undefined ? created : updated).push(id);
   }
   for (const id of before.keys()) if (!after.has(id)) deleted.push(id);
-  if (created.length > 0 && after.size > ctx.settings.max_objects_per_board) {
-    throw new InvalidError(`A board holds at most ${ctx.settings.max_objects_per_board} objects; this change would leave ${after.size}`);
-  }
-  // An update that brings nothing new (one already applied) is not stored; one Yjs holds back
-  // (pending: it depends on an update not seen yet) is, so the later one completes it.
-  const pending = doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
-  const changedObjects = created.length + updated.length + deleted.length > 0;
-  if (!changedObjects && !pending && vectorBefore.equals(Buffer.from(Y.encodeStateVector(doc)))) return { created, updated, deleted, object_count: after.size, update };
-  const stored = await ctx.db.boardUpdates.create({ board_id: board.id, data: Buffer.from(update), member_id: ctx.member.id });
-  if (updateIds.length + 1 >= ctx.settings.compact_after_updates) await compact(ctx, board.id, doc, [...updateIds, stored.id]);
-  if (after.size !== board.object_count || changedObjects) {
+  if (after.size !== board.object_count || created.length + updated.length + deleted.length > 0) {
     await ctx.db.boards.update({ object_count: after.size }, { where: { id: board.id } });
   }
-  publishToBoard(ctx, board.id, 'doc.updated', { update: Buffer.from(update).toString('base64'), member_id: ctx.member.id });
-  return { created, updated, deleted, object_count: after.size, update };
+  return { created, updated, deleted, object_count: after.size, update: result.update };
 }
 
-/** Merges the stored updates into the board's snapshot (the caller holds the document lock). */
-async function compact(ctx: CanvasContext, boardId: string, doc: Y.Doc, updateIds: string[]): Promise<void> {
-  const snapshot = Buffer.from(Y.encodeStateAsUpdate(doc));
-  await ctx.db.boardDocuments.upsert({ board_id: boardId, snapshot }, { conflictFields: ['board_id'] });
-  await ctx.db.boardUpdates.destroy({ where: { id: updateIds } });
+/** Why an image object does not show a file of this board's images that exists (`label` names the field), or null. */
+async function imageKeyProblem(ctx: CanvasBaseContext, boardId: string, key: string, label: string): Promise<string | null> {
+  if (!imageKeyPattern(boardId).test(key)) return `${label}: must be the file_key of an image uploaded to this board (POST /canvas/boards/${boardId}/images)`;
+  if (!(await ctx.storage.head(key))) return `${label}: no image was uploaded under ${key}`;
+  return null;
 }
 
 /** An image object shows a file of this board's images that exists (`label` names the field in the error). */
 export async function checkImageKey(ctx: CanvasContext, board: Board, key: string, label: string): Promise<void> {
-  if (!imageKeyPattern(board.id).test(key)) throw new InvalidError(`${label}: must be the file_key of an image uploaded to this board (POST /canvas/boards/${board.id}/images)`);
-  if (!(await ctx.storage.head(key))) throw new InvalidError(`${label}: no image was uploaded under ${key}`);
+  const problem = await imageKeyProblem(ctx, board.id, key, label);
+  if (problem) throw new InvalidError(problem);
 }
 
 /** The keys of a board's images: `boards/{board_id}/images/{image_id}`. */

@@ -149,14 +149,6 @@ export function readObjects(doc: Y.Doc): CanvasObject[] {
   return records.sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** A fingerprint of each object (id → its fields as JSON), to tell what a change did. */
-export function fingerprints(doc: Y.Doc): Map<string, string> {
-  const objects = doc.getMap<unknown>(OBJECTS_ROOT);
-  const prints = new Map<string, string>();
-  for (const [id, value] of objects.entries()) prints.set(id, value instanceof Y.Map ? JSON.stringify(value.toJSON()) : JSON.stringify(value ?? null));
-  return prints;
-}
-
 /** The plain input of an object (HTTP) written into a fresh Y.Map: `text` becomes a Y.Text. */
 export function writeFields(map: Y.Map<unknown>, fields: Record<string, unknown>): void {
   for (const [field, value] of Object.entries(fields)) {
