@@ -14,7 +14,6 @@ import {
   type FileAnswer,
   isFileAnswer,
   type PublicContext,
-  type RouteAnswers,
   type RouteRateLimit,
   type SearchDocument,
   type SearchHooks,
@@ -143,7 +142,7 @@ export class AppPipeline {
         description: route.description,
         tags: ['app', app.namespace],
         validate,
-        app: { wpk: { kind: 'api', scope: 'workspace', ...(isPublic ? { anyOrigin: true } : {}), ...(isPublic && route.method === 'GET' && opensAsPage(route.answers) ? { versionOptional: true } : {}) }, wpkApp: { namespace: app.namespace, chain, entry: `${route.method} ${route.path}` }, ...(route.answers ? { answers: route.answers } : {}) },
+        app: { wpk: { kind: 'api', scope: 'workspace', ...(isPublic ? { anyOrigin: true } : {}) }, wpkApp: { namespace: app.namespace, chain, entry: `${route.method} ${route.path}` }, ...(route.answers ? { answers: route.answers } : {}) },
         ext: { onPostAuth: { method: guard } },
       },
       handler: (request: Request, h: ResponseToolkit) => this.handle(runtime, route, (memberFields ??= routeMemberFields(route.validate)), request, h),
@@ -473,11 +472,4 @@ export class AppPipeline {
   async deliver(runtime: AppRuntime, workspace: Workspace, settings: Record<string, unknown>, event: DeliveredEvent): Promise<void> {
     await runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, (unit) => this.deliverInWork(runtime, workspace, settings, unit, event));
   }
-}
-
-/** An app's public GET answering an HTML page: a browser opens it by navigation, without X-Api-Version. */
-function opensAsPage(answers: RouteAnswers | undefined): boolean {
-  if (!answers || !('file' in answers)) return false;
-  const types: readonly string[] = typeof answers.file === 'string' ? [answers.file] : answers.file;
-  return types.length > 0 && types.every((type) => type.startsWith('text/html'));
 }

@@ -70,7 +70,6 @@ export function routeMeta(request: Request): Required<Omit<WpkRouteMeta, 'errors
     scope: declared.scope ?? 'workspace',
     contentTypes: declared.contentTypes ?? ['application/json'],
     anyOrigin: declared.anyOrigin ?? false,
-    versionOptional: declared.versionOptional ?? false,
   };
 }
 
@@ -136,8 +135,7 @@ export const conventions: Plugin<ConventionsOptions> = {
       if (request.method === 'options') return h.continue; // CORS preflight
       const meta = routeMeta(request);
       if (meta.kind === 'api') {
-        const header = request.headers['x-api-version'] as string | undefined;
-        const resolution = header === undefined && meta.versionOptional ? ({ ok: true, version: API_VERSIONS[API_VERSIONS.length - 1]! } as const) : resolveApiVersion(header, utcToday(), API_VERSIONS);
+        const resolution = resolveApiVersion(request.headers['x-api-version'] as string | undefined, utcToday(), API_VERSIONS);
         if (!resolution.ok) throw Boom.badRequest(resolution.error);
         request.app.apiVersion = resolution.version;
       }

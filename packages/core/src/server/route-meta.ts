@@ -22,12 +22,6 @@ export interface WpkRouteMeta {
    */
   anyOrigin?: boolean;
   /**
-   * An `api` route a browser opens by navigation (an app's public GET answering an HTML page, as
-   * Papers' anonymous links): without `X-Api-Version` it answers as the newest version (a
-   * navigation cannot send the header); a header sent is still checked.
-   */
-  versionOptional?: boolean;
-  /**
    * Error statuses the route answers besides the conventional ones (400, 401, 403, 404, 408,
    * 409, 413, 415, 429, 500, 503), for the OpenAPI document: `402` (a payment provider declined),
    * `502` (a third party it calls failed).
