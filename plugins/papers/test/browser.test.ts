@@ -10,8 +10,8 @@
  * an image chosen with the Image button (its alt text asked) is uploaded, inserted and shown.
  * A paper made from a template in the "New from template" dialog (a required field left empty is
  * the API's 400, shown; then every field filled), shared with a department in the Share dialog, and
- * an anonymous link made there opened in a fresh browser without signing in (the read-only page
- * shows the text); Request signatures sends it to a person by name and e-mail.
+ * an anonymous link made there opened in a fresh browser without signing in (the front-end's
+ * read-only page shows the text); Request signatures sends it to a person by name and e-mail.
  */
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
@@ -305,7 +305,7 @@ test.serial('at 1280 px: a paper from a template (its fields asked, the API\'s r
   const url = share.getByRole('textbox', { name: 'Link to copy' });
   await url.waitFor();
   const address = await url.inputValue();
-  t.regex(address, /\/papers\/shared\/[A-Za-z0-9_-]{20,}$/);
+  t.regex(address, /^https?:\/\/[^/]+\/public\/apps\/papers\/shared\.html\?token=[A-Za-z0-9_-]{20,}$/, 'a page of the front-end on the workspace\'s origin');
   await share.getByText(/^Expires [A-Z]/).waitFor();
   await dismissToasts(page);
   await checkPage(t, page, frame, 'the Share dialog with an anonymous link');
@@ -336,6 +336,8 @@ test.serial('at 1280 px: a paper from a template (its fields asked, the API\'s r
     t.is((await stranger.goto(address))?.status(), 200);
     await stranger.getByText('Dear Acme Ltd,').waitFor();
     t.is(await stranger.getByRole('heading', { level: 1 }).first().textContent(), 'Offer letter');
+    await stranger.getByText(/^Read-only: shared with anyone who has the link\. The link works until /).waitFor();
+    t.is(await stranger.title(), 'Offer letter');
     t.is(await stranger.locator('[contenteditable], textarea, input').count(), 0, 'read-only');
     await checkPage(t, stranger, null, `the anonymous page at ${width} px`);
     await stranger.context().close();

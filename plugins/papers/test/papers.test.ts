@@ -14,7 +14,7 @@ import app from '../src/index.js';
 
 const ALL = ['papers.papers.read', 'papers.papers.create', 'papers.papers.edit', 'papers.comments.create'];
 // Workers is loaded (not installed) so that its core.workers.* events, which feed department shares, have their emitter on the bus.
-const world = await startWorld({ app, subdomain: 'paperstest', memberKeys: ALL, apps: [fileURLToPath(new URL('../../workers', import.meta.url))], firstParty: ['papers', 'workers'] });
+const world = await startWorld({ app: { app, dir: fileURLToPath(new URL('..', import.meta.url)) }, subdomain: 'paperstest', memberKeys: ALL, apps: [fileURLToPath(new URL('../../workers', import.meta.url))], firstParty: ['papers', 'workers'] });
 const sockets = await listenForSockets(world);
 const [ann, bob, cay] = await world.members(3);
 const reader = await world.member(['papers.papers.read']);
@@ -894,13 +894,13 @@ test.serial('department shares: a share to a department of the Workers app (the 
   t.is((await cay.get('/search?app=papers&q=handbook')).body.data.length, 0, 'the index follows the copy');
 });
 
-/** A GET without any credential, as a script calling the API; navigating: as a browser opening a page (no X-Api-Version). */
-async function anonymousGet(url: string, navigating = false) {
-  const response = await world.platform.runtime.server.inject({ method: 'GET', url, headers: { host: `paperstest.${world.platform.runtime.config.baseDomain}`, ...(navigating ? { accept: 'text/html' } : { 'x-api-version': API_VERSION }) } });
-  return { status: response.statusCode, headers: response.headers, text: response.payload };
+/** A GET without any credential, as a script calling the API (withVersion false: without X-Api-Version). */
+async function anonymousGet(url: string, withVersion = true) {
+  const response = await world.platform.runtime.server.inject({ method: 'GET', url, headers: { host: `paperstest.${world.platform.runtime.config.baseDomain}`, ...(withVersion ? { 'x-api-version': API_VERSION } : {}) } });
+  return { status: response.statusCode, headers: response.headers, text: response.payload, body: String(response.headers['content-type']).startsWith('application/json') ? JSON.parse(response.payload) : undefined };
 }
 
-test.serial('anonymous view links: a view-only link opens the paper read-only as a public page without signing in; withdrawn, expired or trashed: 404; nothing else reachable', async (t) => {
+test.serial('anonymous view links: a view-only link opens the paper read-only on the front-end\'s public page, which reads a public JSON route without signing in; withdrawn, expired or trashed: 404; nothing else reachable', async (t) => {
   const id = await newPaper(ann, 'Public <notes>', doc('Open to <all>.', ''));
   world.takeEvents();
   t.deepEqual((await ann.post(`/papers/${id}/links`, { level: 'edit', anonymous: true })).body, { error: 'anonymous: an anonymous link is view only (level view)' });
@@ -909,18 +909,25 @@ test.serial('anonymous view links: a view-only link opens the paper read-only as
   t.is(made.status, 200);
   t.like(made.body.data, { paper_id: id, level: 'view', anonymous: true });
   const token = made.body.data.token;
-  t.true(made.body.data.url.endsWith(`/papers/shared/${token}`));
+  t.is(made.body.data.url, `${new URL(made.body.data.url).origin}/public/apps/papers/shared.html?token=${token}`);
+  t.regex(new URL(made.body.data.url).host, new RegExp(`^paperstest\\.${world.platform.runtime.config.baseDomain.replace(/\./g, '\\.')}(:\\d+)?$`), 'on the workspace\'s origin');
   t.deepEqual(world.takeEvents(), [], 'a link emits nothing until redeemed');
 
-  const page = await anonymousGet(`/papers/shared/${token}`, true);
-  t.is(page.status, 200, 'a browser opens it: no X-Api-Version needed');
+  // The link's page is a static page of the front-end (sandboxed like every app page): it reads the public JSON route.
+  const page = await anonymousGet(new URL(made.body.data.url).pathname + new URL(made.body.data.url).search, false);
+  t.is(page.status, 200, page.text);
   t.is(page.headers['content-type'], 'text/html; charset=utf-8');
-  t.falsy(page.headers['content-disposition'], 'shown, not downloaded');
   t.true(page.text.includes('<html lang="en">'));
-  t.true(page.text.includes('<title>Public &lt;notes&gt;</title>'));
-  t.true(page.text.includes('<main>\n<h1>Public &lt;notes&gt;</h1>'));
-  t.is((await anonymousGet(`/papers/${id}`, true)).status, 400, 'only the public page goes without the version header');
-  t.true(page.text.includes('<p>Open to &lt;all&gt;.</p>'));
+  t.true(page.text.includes('<meta name="viewport" content="width=device-width, initial-scale=1">'));
+  t.true(page.text.includes('<script src="/public/apps/papers/shared.js"></script>'));
+  t.regex(String(page.headers['content-security-policy']), /^sandbox /);
+  t.is((await anonymousGet('/public/apps/papers/shared.js', false)).status, 200);
+
+  const shared = await anonymousGet(`/papers/shared/${token}`);
+  t.is(shared.status, 200);
+  t.deepEqual(shared.body.data, { title: 'Public <notes>', html: '<p>Open to &lt;all&gt;.</p>\n<p></p>', content: doc('Open to <all>.', ''), expires_at: made.body.data.expires_at });
+  const unversioned = await anonymousGet(`/papers/shared/${token}`, false);
+  t.deepEqual([unversioned.status, unversioned.body], [400, { error: `X-Api-Version header is required (a date, YYYY-MM-DD); supported versions: ${API_VERSION}` }], 'an API route like any other: the header is required');
 
   // Nothing else of the workspace: the paper's API, its document, the list, another token.
   t.is((await anonymousGet(`/papers/${id}`)).status, 401);

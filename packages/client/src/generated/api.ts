@@ -11891,7 +11891,7 @@ export interface paths {
         };
         /**
          * Public, without signing in: the paper behind an anonymous link (POST /papers/{paper_id}/links with anonymous: true), ...
-         * @description Public, without signing in: the paper behind an anonymous link (POST /papers/{paper_id}/links with anonymous: true), read-only, as a whole HTML page; unknown, withdrawn or expired: 404
+         * @description Public, without signing in: the paper behind an anonymous link (POST /papers/{paper_id}/links with anonymous: true), read-only: its title, its content as HTML and as JSON (images inlined) and the link's expiry; the front-end's page /public/apps/papers/shared.html?token={token} shows it; unknown, withdrawn or expired: 404
          *
          *     Public: no credential.
          */
@@ -20878,7 +20878,7 @@ export interface components {
             created_at: string;
             /** @description The token, answered this once only */
             token: string;
-            /** @description An anonymous link's public page (GET /papers/shared/{token}), answered this once only */
+            /** @description An anonymous link's public page ({origin}/public/apps/papers/shared.html?token={token}, which reads GET /papers/shared/{token}), answered this once only */
             url?: string;
         };
         PapersDeleted: {
@@ -21024,6 +21024,20 @@ export interface components {
             file_key: string;
             max_bytes: number;
             upload: components["schemas"]["PapersImportUploadLink"];
+        };
+        PapersSharedPaper: {
+            title: string;
+            /** @description The content as HTML: every text escaped, only safe links, images inlined as data URLs */
+            html: string;
+            /** @description The content as ProseMirror JSON, images inlined as data URLs */
+            content: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When the link stops working
+             */
+            expires_at: string | null;
         };
         PapersTemplate: {
             /** Format: uuid */
@@ -55047,17 +55061,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the text/html document itself (not an envelope). */
+            /** @description Success: one resource. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "X-Api-Version": components["headers"]["ApiVersion"];
-                    /** @description attachment; filename="…": the name a browser saves the file as */
-                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "application/json": {
+                        data: components["schemas"]["PapersSharedPaper"];
+                        links: components["schemas"]["Links"];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

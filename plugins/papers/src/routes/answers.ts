@@ -58,7 +58,7 @@ export const LINK: JoiObjectSchema = recordSchema({
   created_by: field.uuid(),
   created_at: field.instant(),
   token: Joi.string().description('The token, answered this once only'),
-  url: Joi.string().description("An anonymous link's public page (GET /papers/shared/{token}), answered this once only"),
+  url: Joi.string().description("An anonymous link's public page ({origin}/public/apps/papers/shared.html?token={token}, which reads GET /papers/shared/{token}), answered this once only"),
 }, { optional: ['url'] }).id('PapersLink');
 
 export const COMMENT: JoiObjectSchema = recordSchema({
@@ -148,3 +148,10 @@ export const IMPORT_UPLOAD: JoiObjectSchema = recordSchema({
   max_bytes: Joi.number().integer(),
   upload: recordSchema({ url: Joi.string(), method: Joi.string().valid('PUT'), expires_at: field.instant() }).id('PapersImportUploadLink'),
 }).id('PapersImportUpload');
+
+export const SHARED_PAPER: JoiObjectSchema = recordSchema({
+  title: Joi.string(),
+  html: Joi.string().allow('').description('The content as HTML: every text escaped, only safe links, images inlined as data URLs'),
+  content: Joi.object().unknown(true).description('The content as ProseMirror JSON, images inlined as data URLs'),
+  expires_at: instantOrNull().description("When the link stops working"),
+}).id('PapersSharedPaper');

@@ -8,9 +8,9 @@ import { MAX_IMAGE_BYTES, readImage, uploadImage } from '../services/images.js';
 import { checkRichText } from '../services/json.js';
 import { createFolder, createPaper, deleteFolder, listFolders, listPapers, purgePaper, restorePaper, trashPaper, updateFolder, updatePaper } from '../services/papers.js';
 import { presentComment, presentFolder, presentLink, presentPaper, presentShare, presentSuggestion, presentVersion } from '../services/present.js';
-import { createLink, deleteLink, readShares, redeemLink, replaceShares, sharedPaperPage, type ShareInput } from '../services/shares.js';
+import { createLink, deleteLink, readShares, redeemLink, replaceShares, sharedPaper, type ShareInput } from '../services/shares.js';
 import { createVersion, diffVersion, listVersions, restoreVersion } from '../services/versions.js';
-import { APPLIED_UPDATE, COMMENT, DELETED, DEPARTMENT, IMPORT_UPLOAD, DIFF, DOCUMENT, FOLDER, IMAGE, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SIGNATURE_REQUEST, SUGGESTION, TEMPLATE, VERSION } from './answers.js';
+import { APPLIED_UPDATE, COMMENT, DELETED, DEPARTMENT, IMPORT_UPLOAD, DIFF, DOCUMENT, FOLDER, IMAGE, LINK, PAPER, PAPER_WITH_CONTENT, SHARED_PAPER, SHARES, SIGNATURE_REQUEST, SUGGESTION, TEMPLATE, VERSION } from './answers.js';
 import { requestSignature } from '../services/signatures.js';
 import { contentFromTemplate, listTemplates } from '../services/templates.js';
 import { createSuggestion, decideSuggestion, listSuggestions } from '../services/suggestions.js';
@@ -133,11 +133,11 @@ export const routes = [
   publicRoute({
     method: 'GET',
     path: '/papers/shared/{token}',
-    answers: { file: 'text/html' },
-    description: 'Public, without signing in: the paper behind an anonymous link (POST /papers/{paper_id}/links with anonymous: true), read-only, as a whole HTML page; unknown, withdrawn or expired: 404',
+    answers: { single: SHARED_PAPER },
+    description: "Public, without signing in: the paper behind an anonymous link (POST /papers/{paper_id}/links with anonymous: true), read-only: its title, its content as HTML and as JSON (images inlined) and the link's expiry; the front-end's page /public/apps/papers/shared.html?token={token} shows it; unknown, withdrawn or expired: 404",
     validate: { params: Joi.object({ token: Joi.string().min(10).max(100).pattern(/^[A-Za-z0-9_-]+$/).required() }) },
     async handler(request, ctx) {
-      return ctx.respond.file(await sharedPaperPage(ctx, request.params.token), { contentType: 'text/html; charset=utf-8' });
+      return ctx.respond.single(await sharedPaper(ctx, request.params.token));
     },
   }),
   route({

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ConflictError, escapeHtml, InvalidError, memberMrn, NotFoundError, richTextToHtml, safeHref, type RichTextNode } from '@wpk/sdk';
+import { ConflictError, InvalidError, memberMrn, NotFoundError, richTextToHtml, safeHref, type RichTextNode } from '@wpk/sdk';
 import type { AnyCtx, Ctx } from '../kit.js';
 import { paperDocuments } from './documents.js';
 import { DATA_IMAGE, inlineImages } from './images.js';
@@ -67,7 +67,7 @@ export async function createLink(ctx: Ctx, paperId: string, input: { level: Shar
   if (expires.getTime() > Date.now() + max) throw new InvalidError(`expires_at: a link lasts at most ${ctx.settings.max_link_days} days`);
   const token = randomBytes(24).toString('base64url');
   const link = await ctx.db.links.create({ paper_id: paper.id, token_hash: hashToken(token), level: input.level, expires_at: expires, created_by: ctx.member.id, anonymous: input.anonymous ?? false });
-  return { link, token, url: link.anonymous ? `${ctx.workspace.origin}/papers/shared/${token}` : undefined };
+  return { link, token, url: link.anonymous ? sharedPageUrl(ctx.workspace.origin, token) : undefined };
 }
 
 /** Withdraws a link (the paper's owner). */
@@ -100,39 +100,20 @@ export async function redeemLink(ctx: Ctx, token: string) {
 }
 
 /**
- * The paper behind an anonymous link, read-only, for anyone holding it (no sign-in): its title and
- * text as a whole HTML page, its images inlined. Unknown, withdrawn, expired, not anonymous, or the
- * paper trashed: the same 404.
+ * The paper behind an anonymous link, read-only, for anyone holding it (no sign-in): its title,
+ * its content as HTML (escaped, only safe links) and as ProseMirror JSON, its images inlined as
+ * data URLs, and the link's expiry. The front-end's public page (`/public/apps/papers/shared.html`)
+ * shows it. Unknown, withdrawn, expired, not anonymous, or the paper trashed: the same 404.
  */
-export async function sharedPaperPage(ctx: AnyCtx, token: string): Promise<string> {
+export async function sharedPaper(ctx: AnyCtx, token: string) {
   const link = await ctx.db.links.findOne({ where: { token_hash: hashToken(token), anonymous: true } });
   const paper = link && !(link.expires_at && new Date(link.expires_at).getTime() <= Date.now()) ? await ctx.db.papers.findById(link.paper_id) : null;
-  if (!paper || paper.status !== 'active') throw new NotFoundError('Link not found or expired');
+  if (!link || !paper || paper.status !== 'active') throw new NotFoundError('Link not found or expired');
   const stored = ((await paperDocuments.snapshot(ctx, paper.id))?.content ?? { type: 'doc' }) as RichTextNode;
   const content = await inlineImages(ctx, paper.id, stored);
-  return publicPage(paper.title, richTextToHtml(content, (target) => (DATA_IMAGE.test(target) ? target : safeHref(target))));
+  const html = richTextToHtml(content, (target) => (DATA_IMAGE.test(target) ? target : safeHref(target)));
+  return { title: paper.title, html, content, expires_at: link.expires_at ? new Date(link.expires_at).toISOString() : null };
 }
 
-/**
- * The public page of an anonymous link: the paper's title as its heading and its content in a
- * `main`, with a viewport for phones.
- */
-const publicPage = (title: string, body: string) =>
-  [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
-    '</head>',
-    '<body>',
-    '<main>',
-    `<h1>${escapeHtml(title)}</h1>`,
-    '<p class="note">Shared with anyone who has the link: read-only.</p>',
-    body,
-    '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+/** An anonymous link's public page: a static page of the front-end that reads GET /papers/shared/{token}. */
+export const sharedPageUrl = (origin: string, token: string) => `${origin}/public/apps/papers/shared.html?token=${token}`;

@@ -78,7 +78,7 @@ async function uploadedBytes(ctx: Ctx, fileKey: string): Promise<Buffer> {
 }
 
 /** A whole HTML page holding the paper's content, titled by the paper. */
-export const htmlPage = (title: string, body: string) =>
+const htmlPage = (title: string, body: string) =>
   `<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>${escapeHtml(title)}</title>\n</head>\n<body>\n${body}${body ? '\n' : ''}</body>\n</html>\n`;
 
 /** The paper (any level one holds on it) as a file of the format: its body, media type and file name. */
