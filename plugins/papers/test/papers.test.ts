@@ -915,7 +915,7 @@ test.serial('anonymous view links: a view-only link opens the paper read-only on
 
   // The link's page is a static page of the front-end (sandboxed like every app page): it reads the public JSON route.
   const page = await anonymousGet(new URL(made.body.data.url).pathname + new URL(made.body.data.url).search, false);
-  t.is(page.status, 200, page.text);
+  t.is(page.status, 200);
   t.is(page.headers['content-type'], 'text/html; charset=utf-8');
   t.true(page.text.includes('<html lang="en">'));
   t.true(page.text.includes('<meta name="viewport" content="width=device-width, initial-scale=1">'));
