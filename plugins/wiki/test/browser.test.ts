@@ -3,8 +3,9 @@
  * opens Wiki from the launcher, opens a space and its page tree, opens a page in the collaborative
  * editor, rewrites it as Markdown (a link to another page by id), saves it (the open editor gets it
  * as one live edit) and verifies it; the linked page lists it among its backlinks. Two members type
- * into one page at once and both editors and the server converge with no character lost or doubled,
- * while a view member follows it read-only. At 1280 px and at 375 px, axe-clean (no serious or
+ * into one page at once (in two paragraphs, an empty one, then one just made with Enter) and both
+ * editors and the server converge with no character lost or doubled, while a view member follows it
+ * read-only. At 1280 px and at 375 px, axe-clean (no serious or
  * critical violation) in the shell and in the frame, no Content-Security-Policy violation, nothing
  * wider than the window. The screenshots are the ones docs/apps/wiki.md shows.
  */
@@ -142,6 +143,23 @@ test.serial('at 1280 px: two members type into one page at once and converge wit
   await dismissToasts(first.page);
   await saveScreenshot(first.page, `${IMAGES}wiki-live-1280.png`);
   await checkPage(t, reader.page, reader.frame, 'a view member reading a live page at 375 px');
+
+  // Ann makes a new paragraph with Enter and both type its first characters at once (issue 43:
+  // each replica made its own text in the new paragraph and one character came out twice).
+  await annEditor.locator('p').nth(2).click();
+  await annEditor.press('End');
+  await annEditor.press('Enter');
+  await bobEditor.locator('p').nth(3).waitFor();
+  await bobEditor.locator('p').nth(3).click();
+  await Promise.all([annEditor.pressSequentially('cccccccccccc', { delay: 15 }), bobEditor.pressSequentially('dddddddddddd', { delay: 15 })]);
+  const fresh = (text: string) => ['ccccccccccccdddddddddddd', 'ddddddddddddcccccccccccc'].includes(text.split('\n')[4] ?? '');
+  [a, b, c] = await untilConverged(texts, fresh);
+  t.is(b, a, 'both editors hold the same text');
+  t.is(c, a, 'the view member sees it live');
+  t.true(fresh(a), JSON.stringify(a));
+  await first.frame.getByText('Saved').waitFor();
+  await second.frame.getByText('Saved').waitFor();
+  t.is(ok(await ann.get(`/wiki/pages/${ids.notes}/document`)).text, a, 'the server holds the same text');
   for (const opened of [first, second, reader]) await opened.page.context().close();
 });
 

@@ -4,6 +4,7 @@ import CollaborationCaret from '@tiptap/extension-collaboration-caret';
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import * as Y from 'yjs';
 import { CollabSession, statusText, type CollabTransport, type CollabUser } from '../collab/session.js';
+import { keepEmptyBlocksText } from './empty-blocks.js';
 import { editorCss, formattingButtons, richTextExtensions, styleAdopter, type ImageSource } from './extensions.js';
 import { MentionSuggestions, type FindMembers } from './mention-suggest.js';
 
@@ -96,6 +97,7 @@ export class WpkCollabEditor extends LitElement {
   readonly doc: Y.Doc = this.session.doc;
   readonly awareness = this.session.awareness;
   editor: Editor | null = null;
+  private stopEmptyBlocks: (() => void) | null = null;
   private readonly suggestions = new MentionSuggestions(this, () => this.findMembers, () => this.editor);
 
   protected override createRenderRoot() {
@@ -110,6 +112,7 @@ export class WpkCollabEditor extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.session.stop();
+    this.stopEmptyBlocks?.();
     this.editor?.destroy();
   }
 
@@ -149,6 +152,8 @@ export class WpkCollabEditor extends LitElement {
         this.requestUpdate();
       },
     });
+    const schema = this.editor.schema;
+    this.stopEmptyBlocks = keepEmptyBlocksText(this.doc.getXmlFragment('default'), (name) => schema.nodes[name]?.isTextblock === true);
   }
 
   /** A pasted or dropped image file waits for its alt text (true: the editor does nothing else with the event). */
