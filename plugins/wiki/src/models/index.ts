@@ -63,6 +63,8 @@ export const pages = defineModel('pages', {
   updated_by: column.uuid(),
   /** When a live edit last emitted page.updated (live edits emit it at most once in updated_event_seconds). */
   edited_event_at: column.date().nullable(),
+  /** A template: new pages may start from it (template_id), in any space whose members see it. */
+  template: column.boolean().default(false),
 });
 export type Page = DeclaredRow<typeof pages>;
 
@@ -105,5 +107,23 @@ export const pageUpdates = defineModel('page_updates', {
   member_id: column.uuid().nullable(),
 });
 
-export const models = { spaces, spaceMembers, pages, pageLinks, pageVersions, pageDocuments, pageUpdates };
+/** A comment on a page: a thread's first comment anchors it to a range of the text (the SDK's comments kit); replies join it. */
+export const pageComments = defineModel('page_comments', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  page_id: column.uuid(),
+  /** The thread's first comment (null: this one starts a thread). */
+  thread_id: column.uuid().nullable(),
+  body: column.text(),
+  /** Yjs relative positions (base64) of the range's start and end, and the text quoted when it was made. */
+  anchor_from: column.text().nullable(),
+  anchor_to: column.text().nullable(),
+  quote: column.string(1000).default(''),
+  author_id: column.uuid(),
+  edited_at: column.date().nullable(),
+  resolved_at: column.date().nullable(),
+  resolved_by: column.uuid().nullable(),
+});
+export type PageComment = DeclaredRow<typeof pageComments>;
+
+export const models = { spaces, spaceMembers, pages, pageLinks, pageVersions, pageDocuments, pageUpdates, pageComments };
 export type Models = typeof models;
