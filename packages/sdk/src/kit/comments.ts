@@ -7,7 +7,7 @@ import { InvalidError } from '../errors.js';
  * (base64 of `Y.encodeRelativePosition`), which follow the text through everyone's edits (the
  * editor resolves them against its document), with the text quoted when it was made; replies join
  * the thread (`thread_id`: its first comment) and take its anchor; resolving and reopening act on
- * the first comment. docs/app-kit/collab-documents.md.
+ * the first comment. docs/writing-an-app.md.
  */
 
 /** A range of a document: two Yjs relative positions (base64). */
