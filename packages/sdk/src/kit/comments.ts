@@ -1,4 +1,6 @@
 import * as Y from 'yjs';
+import { column } from '../app/columns.js';
+import { memberMrn } from '../mrn.js';
 import { InvalidError } from '../errors.js';
 
 /**
@@ -21,6 +23,55 @@ export interface CommentRow {
   id: string;
   thread_id: string | null;
   resolved_at: Date | string | null;
+}
+
+/**
+ * The columns of a comment every app's comment table has, after its own `id` and the document's id
+ * (`defineModel('comments', { id, paper_id, ...commentColumns() })`).
+ */
+export const commentColumns = () => ({
+  /** The thread's first comment (null: this one starts a thread). */
+  thread_id: column.uuid().nullable(),
+  body: column.text(),
+  /** Yjs relative positions (base64) of the range's start and end, and the text quoted when it was made. */
+  anchor_from: column.text().nullable(),
+  anchor_to: column.text().nullable(),
+  quote: column.string(1000).default(''),
+  author_id: column.uuid(),
+  edited_at: column.date().nullable(),
+  resolved_at: column.date().nullable(),
+  resolved_by: column.uuid().nullable(),
+});
+
+/** A stored comment as `commentColumns` declares it. */
+export interface StoredComment extends CommentRow {
+  body: string;
+  anchor_from: string | null;
+  anchor_to: string | null;
+  quote: string;
+  author_id: string;
+  edited_at: Date | null;
+  resolved_at: Date | null;
+  resolved_by: string | null;
+  created_at: Date;
+}
+
+const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);
+
+/** A comment as the API answers it, after the app's own `id` and document id: the thread, the anchor (null: the whole document, or a reply), the author. */
+export function presentCommentFields(comment: StoredComment) {
+  return {
+    thread_id: comment.thread_id ?? comment.id,
+    body: comment.body,
+    anchor: comment.anchor_from && comment.anchor_to ? { from: comment.anchor_from, to: comment.anchor_to } : null,
+    quote: comment.quote,
+    author_id: comment.author_id,
+    author_mrn: memberMrn(comment.author_id),
+    edited_at: iso(comment.edited_at),
+    resolved_at: iso(comment.resolved_at),
+    resolved_by: comment.resolved_by,
+    created_at: iso(comment.created_at)!,
+  };
 }
 
 /** Checks that `value` is a Yjs relative position (base64 of `Y.encodeRelativePosition`), else a 400 naming `field`. */

@@ -1,4 +1,4 @@
-import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
+import { column, commentColumns, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 /** A member's role on a space: view reads, comment also comments, edit writes pages, admin manages the space. */
 export const ROLES = ['view', 'comment', 'edit', 'admin'] as const;
@@ -111,17 +111,7 @@ export const pageUpdates = defineModel('page_updates', {
 export const pageComments = defineModel('page_comments', {
   id: column.uuid().primaryKey().defaultRandom(),
   page_id: column.uuid(),
-  /** The thread's first comment (null: this one starts a thread). */
-  thread_id: column.uuid().nullable(),
-  body: column.text(),
-  /** Yjs relative positions (base64) of the range's start and end, and the text quoted when it was made. */
-  anchor_from: column.text().nullable(),
-  anchor_to: column.text().nullable(),
-  quote: column.string(1000).default(''),
-  author_id: column.uuid(),
-  edited_at: column.date().nullable(),
-  resolved_at: column.date().nullable(),
-  resolved_by: column.uuid().nullable(),
+  ...commentColumns(),
 });
 export type PageComment = DeclaredRow<typeof pageComments>;
 

@@ -1,4 +1,4 @@
-import { checkCommentAnchor, commentsWithStatus, ForbiddenError, InvalidError, isUuid, memberMrn, NotFoundError, type CommentAnchor } from '@wpk/sdk';
+import { checkCommentAnchor, commentsWithStatus, ForbiddenError, InvalidError, isUuid, NotFoundError, presentCommentFields, type CommentAnchor } from '@wpk/sdk';
 import type { Ctx } from '../kit.js';
 import type { PageComment } from '../models/index.js';
 import { atLeast, requirePage } from './access.js';
@@ -11,20 +11,7 @@ import { stageCommentMentions } from './mentions.js';
  * page's channel (`wiki/pages/{page_id}`: comment.created, comment.updated, comment.deleted).
  */
 export function presentComment(comment: PageComment) {
-  return {
-    id: comment.id,
-    page_id: comment.page_id,
-    thread_id: comment.thread_id ?? comment.id,
-    body: comment.body,
-    anchor: comment.anchor_from && comment.anchor_to ? { from: comment.anchor_from, to: comment.anchor_to } : null,
-    quote: comment.quote,
-    author_id: comment.author_id,
-    author_mrn: memberMrn(comment.author_id),
-    edited_at: comment.edited_at,
-    resolved_at: comment.resolved_at,
-    resolved_by: comment.resolved_by,
-    created_at: comment.created_at,
-  };
+  return { id: comment.id, page_id: comment.page_id, ...presentCommentFields(comment) };
 }
 
 /** A page's comments, oldest first; `status` keeps those whose thread is open or resolved. */
