@@ -29,6 +29,8 @@ export interface CollabTransport {
   load(): Promise<{ update: string; editable: boolean }>;
   /** Sends one update (base64) to the server; a rejection keeps it queued for another try. */
   send(update: string): Promise<void>;
+  /** Every other event of the channel (a comment's `comment.created`, …), for the screen around the editor. */
+  event?(name: string, data: Record<string, unknown>): void;
 }
 
 /** Who is editing: shown by their caret and in the list of who is here. */
@@ -109,6 +111,7 @@ export class CollabSession {
       subscribed: () => void this.load(),
       event: (event) => {
         if (event.event === 'doc.updated' && typeof event.data.update === 'string') Y.applyUpdate(this.doc, fromBase64(event.data.update), REMOTE);
+        else if (event.event !== 'doc.updated') transport.event?.(event.event, event.data as Record<string, unknown>);
       },
       signal: (_member, data, connection) => {
         if (typeof data.awareness !== 'string') return;

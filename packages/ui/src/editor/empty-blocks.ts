@@ -11,7 +11,7 @@ export const EMPTY_TEXT = 'wpk-empty-text';
  * each create a `Y.XmlText` in it, and the binding joins the two on both replicas (the one who made
  * the second moves its text into the first, the other rewrites the first with the text its editor
  * shows, both): one member's first character ends up written twice (issue 43;
- * docs/decisions/new-collab-convergence.md). With the block's one text there from the start, both
+ * docs/decisions/0308-collab-convergence.md). With the block's one text there from the start, both
  * insert into it. The SDK writes empty blocks the same way (`writeRichText`). Only this replica's
  * own transactions are looked at (a remote block is its writer's to fill). Answers the function
  * that stops it.
