@@ -1,6 +1,9 @@
 import test from 'ava';
 import { getSchema } from '@tiptap/core';
 import { createTable } from '@tiptap/extension-table';
+import * as Y from 'yjs';
+import { CollabSession } from '../src/collab/session.js';
+import { keepEmptyBlocksText } from '../src/editor/empty-blocks.js';
 import { checkboxLabel, richTextExtensions } from '../src/editor/extensions.js';
 
 /** What Papers' server keeps (plugins/papers/src/services/documents.ts PAPER_NODES, with the document itself and text). */
@@ -41,4 +44,58 @@ test('the Table button\'s table: 3×3, its first row header cells, each cell an 
   t.deepEqual(rows.map((row) => row.type), ['tableRow', 'tableRow', 'tableRow']);
   t.deepEqual(rows.map((row) => row.content.map((cell) => cell.type)), [['tableHeader', 'tableHeader', 'tableHeader'], ['tableCell', 'tableCell', 'tableCell'], ['tableCell', 'tableCell', 'tableCell']]);
   t.deepEqual(rows[1]!.content[0], { type: 'tableCell', attrs: { align: null, colspan: 1, rowspan: 1, colwidth: null }, content: [{ type: 'paragraph' }] });
+});
+
+test('a text block this replica adds empty gets an empty Y.XmlText at once, so two members typing its first characters at once write into one text (issue 43)', (t) => {
+  const textBlocks = new Set(['paragraph', 'heading', 'codeBlock']);
+  const ann = new Y.Doc();
+  const bob = new Y.Doc();
+  const stops = [ann, bob].map((doc) => keepEmptyBlocksText(doc.getXmlFragment('default'), (name) => textBlocks.has(name)));
+  const sent: Uint8Array[] = [];
+  ann.on('update', (update: Uint8Array, origin: unknown) => origin !== 'remote' && sent.push(update));
+  // Ann's Enter: an empty paragraph; a table cell's empty paragraph too; a list is not a text block.
+  ann.transact(() => {
+    const cell = new Y.XmlElement('tableCell');
+    cell.insert(0, [new Y.XmlElement('paragraph')]);
+    ann.getXmlFragment('default').insert(0, [new Y.XmlElement('paragraph'), cell, new Y.XmlElement('bulletList')]);
+  }, 'editor');
+  const [paragraph, cell, list] = ann.getXmlFragment('default').toArray() as Y.XmlElement[];
+  t.true(paragraph!.get(0) instanceof Y.XmlText);
+  t.is(paragraph!.length, 1);
+  t.true((cell!.get(0) as Y.XmlElement).get(0) instanceof Y.XmlText);
+  t.is(list!.length, 0);
+  // Bob receives it; a remote block is not filled again.
+  Y.applyUpdate(bob, Y.mergeUpdates(sent), 'remote');
+  const bobParagraph = bob.getXmlFragment('default').get(0) as Y.XmlElement;
+  t.is(bobParagraph.length, 1);
+  // Both type the first characters at once: one text, each character once.
+  (paragraph!.get(0) as Y.XmlText).insert(0, 'aaa');
+  (bobParagraph.get(0) as Y.XmlText).insert(0, 'bbb');
+  Y.applyUpdate(bob, Y.encodeStateAsUpdate(ann, Y.encodeStateVector(bob)), 'remote');
+  Y.applyUpdate(ann, Y.encodeStateAsUpdate(bob, Y.encodeStateVector(ann)), 'remote');
+  t.is(paragraph!.length, 1);
+  t.is(bobParagraph.toString(), paragraph!.toString());
+  t.true(['<paragraph>aaabbb</paragraph>', '<paragraph>bbbaaa</paragraph>'].includes(paragraph!.toString()), paragraph!.toString());
+  // A block that stays filled is left alone, and once stopped nothing is added.
+  stops.forEach((stop) => stop());
+  ann.getXmlFragment('default').insert(3, [new Y.XmlElement('paragraph')]);
+  t.is((ann.getXmlFragment('default').get(3) as Y.XmlElement).length, 0);
+});
+
+test('CollabSession sends an edit and the transactions it led to (an observer\'s follow-up) as one update', async (t) => {
+  const session = new CollabSession();
+  const sent: string[] = [];
+  // As after a load: a transport, editable.
+  Object.assign(session as unknown as Record<string, unknown>, { transport: { channel: 'test/1', load: () => Promise.reject(new Error('no')), send: (update: string) => (sent.push(update), Promise.resolve()) }, editable: true });
+  const list = session.doc.getArray<string>('list');
+  list.observe((_event, transaction) => {
+    if (transaction.origin !== 'follow-up') session.doc.transact(() => list.push(['follow-up']), 'follow-up');
+  });
+  session.doc.transact(() => list.push(['edit']), 'editor');
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  session.awareness.destroy();
+  t.is(sent.length, 1, 'one update');
+  const copy = new Y.Doc();
+  Y.applyUpdate(copy, Uint8Array.from(atob(sent[0]!), (char) => char.charCodeAt(0)));
+  t.deepEqual(copy.getArray('list').toArray(), ['edit', 'follow-up']);
 });

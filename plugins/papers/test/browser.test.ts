@@ -1,7 +1,8 @@
 /**
  * Papers in Chromium, through the real routes and the live socket: two members open one paper in
  * two pages, each sees the other here, and both type into it at once (in two paragraphs, then the
- * first characters of one empty paragraph); the two editors and the server's JSON snapshot
+ * first characters of one empty paragraph, then those of a paragraph one of them just made with
+ * Enter); the two editors and the server's JSON snapshot
  * converge with no character lost or doubled. At 1280 px and at 375 px, axe-clean (no
  * serious or critical violation) in the shell and in the frame, no Content-Security-Policy
  * violation, nothing wider than the window. The screenshots are the ones docs/apps/papers.md shows.
@@ -196,6 +197,24 @@ test.serial('at 1280 px: two members type into one paper at once and converge wi
   await checkPage(t, first.page, first.frame, 'a paper open in the editor');
   await dismissToasts(first.page);
   await saveScreenshot(first.page, `${IMAGES}papers-editor-1280.png`);
+
+  // Ann makes a new paragraph with Enter and both type its first characters at once (issue 43:
+  // each replica made its own text in the new paragraph and one character came out twice).
+  const lastParagraph = (editor: typeof annEditor) => editor.locator(':scope > p').last();
+  const before = await bobEditor.locator(':scope > p').count();
+  await lastParagraph(annEditor).click();
+  await annEditor.press('End');
+  await annEditor.press('Enter');
+  await bobEditor.locator(':scope > p').nth(before).waitFor();
+  await lastParagraph(bobEditor).click();
+  await Promise.all([annEditor.pressSequentially('cccccccccccc', { delay: 15 }), bobEditor.pressSequentially('dddddddddddd', { delay: 15 })]);
+  const fresh = (text: string) => ['ccccccccccccdddddddddddd', 'ddddddddddddcccccccccccc'].includes(text.split('\n').at(-1) ?? '');
+  [a, b] = await untilConverged(texts, fresh);
+  t.is(b, a, 'both editors hold the same text');
+  t.true(fresh(a), JSON.stringify(a.split('\n').at(-1)));
+  await first.frame.getByText('Saved').waitFor();
+  await second.frame.getByText('Saved').waitFor();
+  t.is((ok(await ann.get(`/papers/${paperId}`)).text as string).split('\n').at(-1), a.split('\n').at(-1), 'the server holds the same line');
   await first.page.context().close();
   await second.page.context().close();
 });

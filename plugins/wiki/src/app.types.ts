@@ -120,7 +120,7 @@ export interface CoreWikiPageExpiredPayload {
 }
 
 /**
- * A member was mentioned in a wiki page: a new page or a change of its content added a mention of them (source wiki; the same schema as every app that mentions members).
+ * A member was mentioned in a wiki page: a new page or a change of its content added a mention of them, or a comment on a page (new, or its body edited) added one (<@member_id>; resource_mrn the comment) (source wiki; the same schema as every app that mentions members).
  */
 export interface CoreMemberMentionedPayload {
   /**
@@ -144,6 +144,45 @@ export interface CoreWikiReviewScheduledPayload {
   page_id: string;
   step: 'due' | 'expire';
   at: string;
+}
+
+/**
+ * A comment was added to a page (a new thread, thread_id its own id, or a reply).
+ */
+export interface CoreWikiCommentCreatedPayload {
+  comment_id: string;
+  page_id: string;
+  space_id: string;
+  thread_id: string;
+  by: string;
+}
+
+/**
+ * A comment's body was edited (changed_fields body) or its thread was resolved or reopened (changed_fields resolved; resolved: the thread's state now).
+ */
+export interface CoreWikiCommentUpdatedPayload {
+  comment_id: string;
+  page_id: string;
+  space_id: string;
+  thread_id: string;
+  /**
+   * @minItems 1
+   */
+  changed_fields: ('body' | 'resolved')[];
+  resolved: boolean;
+  by: string;
+}
+
+/**
+ * A comment was deleted; a thread's first comment takes its replies (replies: how many).
+ */
+export interface CoreWikiCommentDeletedPayload {
+  comment_id: string;
+  page_id: string;
+  space_id: string;
+  thread_id: string;
+  replies: number;
+  by: string;
 }
 
 /**
@@ -185,6 +224,9 @@ export interface EmittedEvents {
   'core.wiki.page.expired': CoreWikiPageExpiredPayload;
   'core.member.mentioned': CoreMemberMentionedPayload;
   'core.wiki.review.scheduled': CoreWikiReviewScheduledPayload;
+  'core.wiki.comment.created': CoreWikiCommentCreatedPayload;
+  'core.wiki.comment.updated': CoreWikiCommentUpdatedPayload;
+  'core.wiki.comment.deleted': CoreWikiCommentDeletedPayload;
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */

@@ -3,8 +3,11 @@
  * opens Wiki from the launcher, opens a space and its page tree, opens a page in the collaborative
  * editor, rewrites it as Markdown (a link to another page by id), saves it (the open editor gets it
  * as one live edit) and verifies it; the linked page lists it among its backlinks. Two members type
- * into one page at once and both editors and the server converge with no character lost or doubled,
- * while a view member follows it read-only. At 1280 px and at 375 px, axe-clean (no serious or
+ * into one page at once (in two paragraphs, an empty one, then one just made with Enter) and both
+ * editors and the server converge with no character lost or doubled, while a view member follows it
+ * read-only. A member starts a comment thread on a selection beside the page; the others see it
+ * live, a view member reads it without commenting, and it is resolved and shows its range again in
+ * the editor. At 1280 px and at 375 px, axe-clean (no serious or
  * critical violation) in the shell and in the frame, no Content-Security-Policy violation, nothing
  * wider than the window. The screenshots are the ones docs/apps/wiki.md shows.
  */
@@ -14,7 +17,7 @@ import { ok, startWorld, type TestMember } from '@wpk/testing';
 import { accessibilityViolations, browseWorld, checkPage, collabEditorText, cspViolations, dismissToasts, saveScreenshot, untilConverged, type Frame, type WorldBrowser } from '@wpk/testing/browser';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
-const KEYS = ['wiki.spaces.read', 'wiki.spaces.create', 'wiki.pages.edit'];
+const KEYS = ['wiki.spaces.read', 'wiki.spaces.create', 'wiki.pages.edit', 'wiki.comments.create'];
 
 let web: WorldBrowser;
 let ann: TestMember;
@@ -142,7 +145,68 @@ test.serial('at 1280 px: two members type into one page at once and converge wit
   await dismissToasts(first.page);
   await saveScreenshot(first.page, `${IMAGES}wiki-live-1280.png`);
   await checkPage(t, reader.page, reader.frame, 'a view member reading a live page at 375 px');
+
+  // Ann makes a new paragraph with Enter and both type its first characters at once (issue 43:
+  // each replica made its own text in the new paragraph and one character came out twice).
+  await annEditor.locator('p').nth(2).click();
+  await annEditor.press('End');
+  await annEditor.press('Enter');
+  await bobEditor.locator('p').nth(3).waitFor();
+  await bobEditor.locator('p').nth(3).click();
+  await Promise.all([annEditor.pressSequentially('cccccccccccc', { delay: 15 }), bobEditor.pressSequentially('dddddddddddd', { delay: 15 })]);
+  const fresh = (text: string) => ['ccccccccccccdddddddddddd', 'ddddddddddddcccccccccccc'].includes(text.split('\n')[4] ?? '');
+  [a, b, c] = await untilConverged(texts, fresh);
+  t.is(b, a, 'both editors hold the same text');
+  t.is(c, a, 'the view member sees it live');
+  t.true(fresh(a), JSON.stringify(a));
+  await first.frame.getByText('Saved').waitFor();
+  await second.frame.getByText('Saved').waitFor();
+  t.is(ok(await ann.get(`/wiki/pages/${ids.notes}/document`)).text, a, 'the server holds the same text');
   for (const opened of [first, second, reader]) await opened.page.context().close();
+});
+
+test.serial('at 1280 px: a member comments on a selection beside the page; the others see the thread live; a view member reads it; it is resolved', async (t) => {
+  const writer = await web.openApp(1280, { email: bob.email });
+  const other = await web.openApp(1280, { email: ann.email });
+  const reader = await web.openApp(1280, { email: cleo.email });
+  for (const opened of [writer, other, reader]) await openPage(opened.frame, 'Your laptop');
+  const threadsOf = (frame: Frame) => frame.getByRole('list', { name: 'Comment threads' });
+
+  // Bob selects "Turn it on" and starts a thread on it.
+  await editorOf(writer.frame, 'Your laptop').getByText('Turn it on').click({ clickCount: 3 });
+  await writer.frame.getByRole('button', { name: 'Comment on the selection' }).click();
+  await writer.frame.getByRole('textbox', { name: 'Comment', exact: true }).fill('Which button?');
+  await writer.frame.getByRole('button', { name: 'Start thread' }).click();
+  await threadsOf(writer.frame).getByText('Bob Writer').waitFor();
+  const [thread] = ok(await bob.get(`/wiki/pages/${ids.laptop}/comments`)) as Array<{ quote: string; body: string; anchor: unknown; author_id: string }>;
+  t.like(thread, { quote: 'Turn it on', body: 'Which button?', author_id: bob.id });
+  t.truthy(thread!.anchor);
+
+  // Ann and Cleo, on the same page, get it live; Cleo (view) reads it, with nothing to comment with.
+  await threadsOf(other.frame).getByText('Which button?').waitFor();
+  await threadsOf(reader.frame).getByText('Which button?').waitFor();
+  t.is(await reader.frame.getByRole('button', { name: 'Comment on the selection' }).count(), 0);
+  t.is(await reader.frame.getByRole('button', { name: 'Reply' }).count(), 0);
+
+  // Ann replies and resolves it; Bob sees both live; Show selects the range again.
+  await threadsOf(other.frame).getByRole('button', { name: 'Reply' }).click();
+  await other.frame.getByRole('textbox', { name: 'Reply', exact: true }).fill('The one on the left');
+  await other.frame.getByRole('button', { name: 'Send reply' }).click();
+  await threadsOf(writer.frame).getByText('The one on the left').waitFor();
+  await threadsOf(other.frame).getByRole('button', { name: 'Resolve' }).click();
+  await threadsOf(writer.frame).getByText('Resolved').waitFor();
+  await threadsOf(writer.frame).getByRole('button', { name: 'Show' }).click();
+  type Pm = { editor: { state: { doc: { textBetween(from: number, to: number): string }; selection: { from: number; to: number } } } };
+  const selected = await writer.frame.locator('wiki-page').evaluate((element) => {
+    const { state } = (element.shadowRoot!.querySelector('wpk-collab-editor') as unknown as Pm).editor;
+    return state.doc.textBetween(state.selection.from, state.selection.to);
+  });
+  t.is(selected, 'Turn it on', 'Show selects the range the thread is on');
+
+  await checkPage(t, writer.page, writer.frame, 'comment threads beside a page');
+  await dismissToasts(writer.page);
+  await saveScreenshot(writer.page, `${IMAGES}wiki-comments-1280.png`);
+  for (const opened of [writer, other, reader]) await opened.page.context().close();
 });
 
 test.serial('at 375 px: a page reads on a phone', async (t) => {

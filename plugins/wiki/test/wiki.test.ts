@@ -5,7 +5,7 @@ import * as Y from 'yjs';
 import app from '../src/index.js';
 import { lineDiff } from '../src/services/pages.js';
 
-const KEYS = ['wiki.spaces.read', 'wiki.spaces.create', 'wiki.pages.edit'];
+const KEYS = ['wiki.spaces.read', 'wiki.spaces.create', 'wiki.pages.edit', 'wiki.comments.create'];
 let world: World;
 let ann: TestMember;
 let bob: TestMember;
@@ -380,9 +380,117 @@ test.serial('live editing: a page is a Yjs document; updates are checked, stored
   socket.close();
 });
 
+/** A Yjs relative position (base64) at `index` of a text, as the editor encodes a comment's anchor (its end sticks to the character before: assoc -1). */
+const anchorAt = (text: Y.XmlText, index: number, assoc = 0) => Buffer.from(Y.encodeRelativePosition(Y.createRelativePositionFromTypeIndex(text, index, assoc))).toString('base64');
+/** Where an anchor's position is now in a replica (null: gone). */
+const resolveAnchor = (replicaDoc: Y.Doc, position: string) => Y.createAbsolutePositionFromRelativePosition(Y.decodeRelativePosition(Buffer.from(position, 'base64')), replicaDoc)?.index ?? null;
+
+test.serial('comments: a thread anchored to a range follows the text through edits; replies, body edits by the author, resolve and reopen, delete; view-only is 403, another space 404; mentions; live on the page channel', async (t) => {
+  const [dan] = await world.members(1, KEYS);
+  const space = ok(await ann.post('/wiki/spaces', { name: 'Team', default_role: 'none' }));
+  ok(await ann.put(`/wiki/spaces/${space.id}/members`, { members: [{ member_id: bob.id, role: 'comment' }, { member_id: carl.id, role: 'view' }] }));
+  const page = ok(await ann.post(`/wiki/spaces/${space.id}/pages`, { title: 'Plans', markdown: 'Hello world\n' }));
+  ids.team = space.id;
+  ids.teamPage = page.id;
+  const channel = `wiki/pages/${page.id}`;
+  const socket = await (await listenForSockets(world)).connect(ann);
+  t.like(await subscribeChannel(socket, channel), { type: 'subscribed' });
+  world.takeEvents();
+
+  // Bob (comment role) starts a thread on "world", mentioning Ann and Carl (Dan, outside the space, is not told).
+  const bobDoc = await replica(bob, page.id);
+  const anchor = { from: anchorAt(firstText(bobDoc.getXmlFragment('default')), 6), to: anchorAt(firstText(bobDoc.getXmlFragment('default')), 11, -1) };
+  const started = ok(await bob.post(`/wiki/pages/${page.id}/comments`, { body: `Which world, <@${carl.id}> <@${dan.id}>?`, anchor, quote: 'world' }));
+  t.like(started, { page_id: page.id, thread_id: started.id, body: `Which world, <@${carl.id}> <@${dan.id}>?`, anchor, quote: 'world', author_id: bob.id, author_mrn: bob.mrn, edited_at: null, resolved_at: null, resolved_by: null });
+  t.like(await socket.until((message) => message.type === 'event' && message.event === 'comment.created'), { channel, data: { id: started.id, thread_id: started.id } });
+  t.deepEqual(world.takeEvents(), [
+    { action: 'core.wiki.comment.created', payload: { comment_id: started.id, page_id: page.id, space_id: space.id, thread_id: started.id, by: bob.mrn } },
+    { action: 'core.member.mentioned', payload: { source: 'wiki', mentioned_mrn: carl.mrn, mentioner_mrn: bob.mrn, resource_mrn: `mrn:wiki:comment:${started.id}`, link: `/wiki/pages/${page.id}?comment=${started.id}`, preview: 'Which world, @ @?' } },
+  ]);
+
+  // Refusals name the problem and leave nothing behind.
+  refused(t, await carl.post(`/wiki/pages/${page.id}/comments`, { body: 'Me too' }), 403, 'Your role on space Team is view: commenting needs comment');
+  refused(t, await dan.get(`/wiki/pages/${page.id}/comments`), 404, `Page ${page.id} not found`);
+  refused(t, await dan.post(`/wiki/pages/${page.id}/comments`, { body: 'Hi' }), 404, `Page ${page.id} not found`);
+  refused(t, await dan.patch(`/wiki/comments/${started.id}`, { resolved: true }), 404, `Comment ${started.id} not found`);
+  refused(t, await dan.delete(`/wiki/comments/${started.id}`), 404, `Comment ${started.id} not found`);
+  refused(t, await bob.post(`/wiki/pages/${page.id}/comments`, { body: 'Here', anchor: { from: 'not a position', to: anchor.to } }), 400, 'anchor.from: must be a Yjs relative position (base64 of Y.encodeRelativePosition)');
+  refused(t, await bob.post(`/wiki/pages/${page.id}/comments`, { body: 'Here', thread_id: page.id }), 400, `thread_id: no thread of this page starts with ${page.id}`);
+  refused(t, await bob.post(`/wiki/pages/${page.id}/comments`, { body: 'Here', thread_id: started.id, anchor }), 400, "anchor: a reply takes its thread's anchor; leave it out");
+  refused(t, await bob.post(`/wiki/pages/${page.id}/comments`, { body: '  ' }), 400, 'body is not allowed to be empty');
+  t.deepEqual(world.takeEvents(), []);
+
+  // Ann edits the text around the range live: the anchor still covers "world".
+  const annDoc = await replica(ann, page.id);
+  ok(await ann.post(`/wiki/pages/${page.id}/updates`, { update: change(annDoc, (fragment) => { firstText(fragment).insert(0, 'Oh, '); firstText(fragment).insert(15, ' and moon'); firstText(fragment).delete(8, 1); }) }));
+  const now = await replica(carl, page.id);
+  const text = firstText(now.getXmlFragment('default')).toString();
+  t.is(text, 'Oh, Hell world and moon');
+  const listed = ok(await carl.get(`/wiki/pages/${page.id}/comments`)) as Array<{ id: string; anchor: { from: string; to: string } }>;
+  t.deepEqual(listed.map((row) => row.id), [started.id]);
+  t.is(text.slice(resolveAnchor(now, listed[0].anchor.from)!, resolveAnchor(now, listed[0].anchor.to)!), 'world');
+  world.takeEvents();
+
+  // A reply; only its author edits a body; a commenter resolves the thread (view-only may not); the filters follow the thread.
+  const reply = ok(await ann.post(`/wiki/pages/${page.id}/comments`, { body: 'Ours', thread_id: started.id }));
+  t.like(reply, { thread_id: started.id, anchor: null, quote: '' });
+  refused(t, await ann.patch(`/wiki/comments/${started.id}`, { body: 'Changed' }), 403, 'Only its author may edit a comment');
+  refused(t, await carl.patch(`/wiki/comments/${started.id}`, { resolved: true }), 403, 'Your role on space Team is view: commenting needs comment');
+  const edited = ok(await bob.patch(`/wiki/comments/${started.id}`, { body: `Which world, <@${carl.id}> <@${ann.id}>?` }));
+  t.like(edited, { body: `Which world, <@${carl.id}> <@${ann.id}>?`, resolved_at: null });
+  t.regex(edited.edited_at, /^2026-11-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  t.like(ok(await bob.patch(`/wiki/comments/${reply.id}`, { resolved: true })), { id: reply.id, resolved_at: null });
+  const resolved = ok(await bob.get(`/wiki/pages/${page.id}/comments?status=resolved`));
+  t.deepEqual(resolved.map((row: { id: string }) => row.id), [started.id, reply.id]);
+  t.like(resolved[0], { resolved_by: bob.id });
+  t.regex(resolved[0].resolved_at, /^2026-11-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  t.deepEqual(ok(await bob.get(`/wiki/pages/${page.id}/comments?status=open`)), []);
+  t.like(ok(await bob.patch(`/wiki/comments/${started.id}`, { resolved: true })), { resolved_by: bob.id }, 'resolving a resolved thread changes nothing');
+  t.like(ok(await bob.patch(`/wiki/comments/${started.id}`, { resolved: false })), { resolved_at: null, resolved_by: null });
+  t.deepEqual(world.takeEvents(), [
+    { action: 'core.wiki.comment.created', payload: { comment_id: reply.id, page_id: page.id, space_id: space.id, thread_id: started.id, by: ann.mrn } },
+    { action: 'core.wiki.comment.updated', payload: { comment_id: started.id, page_id: page.id, space_id: space.id, thread_id: started.id, changed_fields: ['body'], resolved: false, by: bob.mrn } },
+    { action: 'core.member.mentioned', payload: { source: 'wiki', mentioned_mrn: ann.mrn, mentioner_mrn: bob.mrn, resource_mrn: `mrn:wiki:comment:${started.id}`, link: `/wiki/pages/${page.id}?comment=${started.id}`, preview: 'Which world, @ @?' } },
+    { action: 'core.wiki.comment.updated', payload: { comment_id: reply.id, page_id: page.id, space_id: space.id, thread_id: started.id, changed_fields: ['resolved'], resolved: true, by: bob.mrn } },
+    { action: 'core.wiki.comment.updated', payload: { comment_id: started.id, page_id: page.id, space_id: space.id, thread_id: started.id, changed_fields: ['resolved'], resolved: false, by: bob.mrn } },
+  ]);
+
+  // Deletion: the author or a space admin; a thread's first comment takes its replies.
+  refused(t, await bob.delete(`/wiki/comments/${reply.id}`), 403, "Only its author or the space's admins may delete a comment");
+  t.deepEqual(ok(await ann.delete(`/wiki/comments/${started.id}`)), { id: started.id, deleted: true, replies: 1 });
+  t.like(await socket.until((message) => message.type === 'event' && message.event === 'comment.deleted'), { channel, data: { id: started.id } });
+  t.deepEqual(ok(await bob.get(`/wiki/pages/${page.id}/comments`)), []);
+  refused(t, await ann.delete(`/wiki/comments/${reply.id}`), 404, `Comment ${reply.id} not found`);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.wiki.comment.deleted', payload: { comment_id: started.id, page_id: page.id, space_id: space.id, thread_id: started.id, replies: 1, by: ann.mrn } }]);
+  socket.close();
+});
+
+test.serial('templates: a page marked a template in its space starts new pages in any space where its reader may write', async (t) => {
+  const template = ok(await ann.post(`/wiki/spaces/${ids.team}/pages`, { title: 'Meeting notes', markdown: '## Agenda\n\n## Decisions\n', template: true }));
+  t.like(template, { template: true });
+  world.takeEvents();
+  const made = ok(await bob.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Monday', template_id: template.id }));
+  t.like(made, { title: 'Monday', space_id: ids.space, template: false, version: 1, markdown: '## Agenda\n\n## Decisions\n' });
+  t.deepEqual(made.content, template.content);
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.wiki.page.created']);
+  t.true((ok(await bob.get(`/wiki/spaces/${ids.team}/pages`)) as Array<{ id: string; template: boolean }>).some((row) => row.id === template.id && row.template));
+
+  refused(t, await bob.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Tuesday', template_id: ids.teamPage }), 400, `template_id: page Plans (${ids.teamPage}) is not a template`);
+  const missing = crypto.randomUUID();
+  refused(t, await bob.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Tuesday', template_id: missing }), 400, `template_id: no template page ${missing} that you can see`);
+  refused(t, await bob.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Tuesday', template_id: template.id, markdown: 'x\n' }), 400, 'Give content, markdown or template_id, not two');
+  ok(await ann.put(`/wiki/spaces/${ids.team}/members`, { members: [{ member_id: carl.id, role: 'view' }] }));
+  refused(t, await bob.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Tuesday', template_id: template.id }), 400, `template_id: no template page ${template.id} that you can see`);
+  t.deepEqual(world.takeEvents(), []);
+
+  const unmarked = ok(await ann.patch(`/wiki/pages/${template.id}`, { template: false }));
+  t.like(unmarked, { template: false, version: 1 });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.wiki.page.updated', payload: { page_id: template.id, space_id: ids.team, version: 1, changed_fields: ['template'], by: ann.mrn } }]);
+});
+
 test.serial('the migration goes down and up again', async (t) => {
-  t.deepEqual(await world.migrateAppDown(), ['0002-page-documents', '0001-create-wiki']);
+  t.deepEqual(await world.migrateAppDown(), ['0003-comments-and-templates', '0002-page-documents', '0001-create-wiki']);
   t.deepEqual(await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_wiki' AND table_name <> 'migrations'"), []);
-  t.deepEqual(await world.migrateAppUp(), ['0001-create-wiki', '0002-page-documents']);
+  t.deepEqual(await world.migrateAppUp(), ['0001-create-wiki', '0002-page-documents', '0003-comments-and-templates']);
   t.deepEqual(ok(await ann.get('/wiki/spaces')), []);
 });

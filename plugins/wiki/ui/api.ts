@@ -53,5 +53,7 @@ export const WIKI_STYLES = css`
   form.inline label { display: grid; gap: var(--wpk-space-1); font-weight: var(--wpk-font-weight-bold); }
   textarea { width: 100%; min-height: 16rem; font-family: var(--wpk-font-mono, monospace); box-sizing: border-box; }
   .badge { display: inline-block; padding: 0 var(--wpk-space-2); border-radius: 999px; border: 1px solid var(--wpk-color-border); font-size: 0.875em; }
+  .with-comments { display: grid; grid-template-columns: minmax(0, 1fr) minmax(14rem, 20rem); gap: var(--wpk-space-4); align-items: start; }
+  @media (max-width: 800px) { .with-comments { grid-template-columns: minmax(0, 1fr); } }
   .actions { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); margin: var(--wpk-space-2) 0; }
 `;

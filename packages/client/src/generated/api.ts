@@ -15746,6 +15746,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wiki/comments/{comment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a comment (its author or a space admin); a thread's first comment takes its replies; emits comment.deleted
+         * @description Deletes a comment (its author or a space admin); a thread's first comment takes its replies; emits comment.deleted
+         *
+         *     Needs `wiki.spaces.read`, then `wiki.comments.create`.
+         */
+        delete: operations["deleteWikiCommentsByCommentId"];
+        options?: never;
+        head?: never;
+        /**
+         * Edits one's comment (body, its author), or resolves (resolved: true) or reopens its thread (the space's comment role ...
+         * @description Edits one's comment (body, its author), or resolves (resolved: true) or reopens its thread (the space's comment role or above); emits comment.updated
+         *
+         *     Needs `wiki.spaces.read`, then `wiki.comments.create`.
+         */
+        patch: operations["patchWikiCommentsByCommentId"];
+        trace?: never;
+    };
     "/wiki/pages/{page_id}": {
         parameters: {
             query?: never;
@@ -15773,7 +15801,7 @@ export interface paths {
         head?: never;
         /**
          * Changes a page (editors): title and content (JSON or markdown) name the version read — a stale one is a 409 naming th...
-         * @description Changes a page (editors): title and content (JSON or markdown) name the version read — a stale one is a 409 naming the current version; restricted_to, owner_id, review_days, watches; emits page.updated
+         * @description Changes a page (editors): title and content (JSON or markdown) name the version read — a stale one is a 409 naming the current version; restricted_to, owner_id, review_days, watches, template; emits page.updated
          *
          *     Needs `wiki.pages.edit`.
          */
@@ -15796,6 +15824,34 @@ export interface paths {
         get: operations["getWikiPagesByPageIdBacklinks"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/pages/{page_id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page's comments, oldest first (anyone who sees the page); status open or resolved filters by their thread
+         * @description A page's comments, oldest first (anyone who sees the page); status open or resolved filters by their thread
+         *
+         *     Needs `wiki.spaces.read`.
+         */
+        get: operations["getWikiPagesByPageIdComments"];
+        put?: never;
+        /**
+         * Starts a thread anchored to a range (two Yjs relative positions, base64, and the quoted text; no anchor: the whole pa...
+         * @description Starts a thread anchored to a range (two Yjs relative positions, base64, and the quoted text; no anchor: the whole page) or replies to one (thread_id) (the space's comment role or above); <@member_id> mentions a member; emits comment.created
+         *
+         *     Needs `wiki.spaces.read`, then `wiki.comments.create`.
+         */
+        post: operations["postWikiPagesByPageIdComments"];
         delete?: never;
         options?: never;
         head?: never;
@@ -16188,8 +16244,8 @@ export interface paths {
         get: operations["getWikiSpacesBySpaceIdPages"];
         put?: never;
         /**
-         * Adds a page, last under parent_id (the top unless given), with content (a JSON document) or markdown (editors); emits...
-         * @description Adds a page, last under parent_id (the top unless given), with content (a JSON document) or markdown (editors); emits page.created
+         * Adds a page, last under parent_id (the top unless given), with content (a JSON document), markdown, or the content of...
+         * @description Adds a page, last under parent_id (the top unless given), with content (a JSON document), markdown, or the content of a template page the caller sees (template_id) (editors); template: true makes it a template; emits page.created
          *
          *     Needs `wiki.pages.edit`.
          */
@@ -22437,6 +22493,44 @@ export interface components {
             status: "running" | "waiting" | "completed" | "failed" | "stopped";
             duplicate: boolean;
         };
+        WikiComment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            page_id: string;
+            /**
+             * Format: uuid
+             * @description The thread's first comment (its own id when it starts one)
+             */
+            thread_id: string;
+            /** @description Plain text; <@member_id> mentions a member */
+            body: string;
+            /** @description Two Yjs relative positions (base64) bounding the range; null: the whole page, or a reply */
+            anchor: {
+                from?: string;
+                to?: string;
+            } | null;
+            /** @description The text the range held when the thread started */
+            quote: string;
+            /** Format: uuid */
+            author_id: string;
+            author_mrn: string;
+            /** Format: date-time */
+            edited_at: string | null;
+            /** Format: date-time */
+            resolved_at: string | null;
+            /** Format: uuid */
+            resolved_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WikiDeletedComment: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+            replies: number;
+        };
         WikiPage: {
             /** Format: uuid */
             id: string;
@@ -22460,6 +22554,8 @@ export interface components {
             /** Format: date-time */
             due_at: string | null;
             watches: string[];
+            /** @description A template: new pages may start from it (template_id) */
+            template: boolean;
             depth: number;
             /** @description The page has a parent the caller does not see: it is listed at the top */
             parent_hidden: boolean;
@@ -22507,6 +22603,8 @@ export interface components {
             /** Format: date-time */
             due_at: string | null;
             watches: string[];
+            /** @description A template: new pages may start from it (template_id) */
+            template: boolean;
             depth: number;
             /** @description The page has a parent the caller does not see: it is listed at the top */
             parent_hidden: boolean;
@@ -66873,6 +66971,95 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    deleteWikiCommentsByCommentId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                comment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiDeletedComment"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchWikiCommentsByCommentId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                comment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    body?: string;
+                    resolved?: boolean;
+                } | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiComment"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getWikiPagesByPageId: {
         parameters: {
             query?: never;
@@ -66977,7 +67164,8 @@ export interface operations {
                  *       },
                  *       "markdown": "example",
                  *       "review_days": 1,
-                 *       "watches": []
+                 *       "watches": [],
+                 *       "template": true
                  *     }
                  */
                 "application/json": {
@@ -66996,6 +67184,7 @@ export interface operations {
                     owner_id?: string | null;
                     review_days?: number | null;
                     watches?: string[];
+                    template?: boolean;
                 };
             };
         };
@@ -67066,6 +67255,115 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWikiPagesByPageIdComments: {
+        parameters: {
+            query?: {
+                status?: "open" | "resolved";
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiComment"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postWikiPagesByPageIdComments: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "example",
+                 *       "anchor": {
+                 *         "from": "example",
+                 *         "to": "example"
+                 *       },
+                 *       "quote": "example",
+                 *       "thread_id": "example"
+                 *     }
+                 */
+                "application/json": {
+                    body: string;
+                    anchor?: {
+                        from: string;
+                        to: string;
+                    };
+                    quote?: string;
+                    thread_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiComment"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -68019,6 +68317,7 @@ export interface operations {
                  * @example {
                  *       "title": "example",
                  *       "parent_id": "example",
+                 *       "template_id": "example",
                  *       "content": {
                  *         "type": "example",
                  *         "content": [],
@@ -68026,12 +68325,14 @@ export interface operations {
                  *       },
                  *       "markdown": "example",
                  *       "review_days": 1,
-                 *       "watches": []
+                 *       "watches": [],
+                 *       "template": true
                  *     }
                  */
                 "application/json": {
                     title: string;
                     parent_id?: string | null;
+                    template_id?: string;
                     /** @description {type: doc, content: [nodes]} */
                     content?: {
                         type: string;
@@ -68045,6 +68346,7 @@ export interface operations {
                     owner_id?: string | null;
                     review_days?: number | null;
                     watches?: string[];
+                    template?: boolean;
                 };
             };
         };

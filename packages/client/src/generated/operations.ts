@@ -1877,6 +1877,10 @@ export const OPERATIONS = {
   getWandsUsage: { method: 'GET', path: '/wands/usage', tag: 'wands', host: 'workspace' },
   /** An inbound webhook: runs the wand's webhook trigger with the JSON body (an x-request-id header makes the call once-only) */
   postWandsWebhooksByToken: { method: 'POST', path: '/wands/webhooks/{token}', tag: 'wands', host: 'workspace' },
+  /** Edits one's comment (body, its author), or resolves (resolved: true) or reopens its thread (the space's comment role ... */
+  patchWikiCommentsByCommentId: { method: 'PATCH', path: '/wiki/comments/{comment_id}', tag: 'wiki', host: 'workspace' },
+  /** Deletes a comment (its author or a space admin); a thread's first comment takes its replies; emits comment.deleted */
+  deleteWikiCommentsByCommentId: { method: 'DELETE', path: '/wiki/comments/{comment_id}', tag: 'wiki', host: 'workspace' },
   /** Reads a page: its content as the JSON document and as Markdown, its version */
   getWikiPagesByPageId: { method: 'GET', path: '/wiki/pages/{page_id}', tag: 'wiki', host: 'workspace' },
   /** Changes a page (editors): title and content (JSON or markdown) name the version read — a stale one is a 409 naming th... */
@@ -1885,6 +1889,10 @@ export const OPERATIONS = {
   deleteWikiPagesByPageId: { method: 'DELETE', path: '/wiki/pages/{page_id}', tag: 'wiki', host: 'workspace' },
   /** The pages the caller sees that link to this one, by title */
   getWikiPagesByPageIdBacklinks: { method: 'GET', path: '/wiki/pages/{page_id}/backlinks', tag: 'wiki', host: 'workspace', paged: true },
+  /** A page's comments, oldest first (anyone who sees the page); status open or resolved filters by their thread */
+  getWikiPagesByPageIdComments: { method: 'GET', path: '/wiki/pages/{page_id}/comments', tag: 'wiki', host: 'workspace', paged: true },
+  /** Starts a thread anchored to a range (two Yjs relative positions, base64, and the quoted text; no anchor: the whole pa... */
+  postWikiPagesByPageIdComments: { method: 'POST', path: '/wiki/pages/{page_id}/comments', tag: 'wiki', host: 'workspace' },
   /** A version's Markdown (from) against another (to; the current one unless given), line by line */
   getWikiPagesByPageIdDiff: { method: 'GET', path: '/wiki/pages/{page_id}/diff', tag: 'wiki', host: 'workspace' },
   /** Reads the page's live document (anyone who sees the page): its whole Yjs state as one update (base64), its JSON snaps... */
@@ -1925,7 +1933,7 @@ export const OPERATIONS = {
   putWikiSpacesBySpaceIdMembers: { method: 'PUT', path: '/wiki/spaces/{space_id}/members', tag: 'wiki', host: 'workspace' },
   /** A space's pages the caller sees, depth first in order, each with its depth; a page whose parent is hidden from the ca... */
   getWikiSpacesBySpaceIdPages: { method: 'GET', path: '/wiki/spaces/{space_id}/pages', tag: 'wiki', host: 'workspace', paged: true },
-  /** Adds a page, last under parent_id (the top unless given), with content (a JSON document) or markdown (editors); emits... */
+  /** Adds a page, last under parent_id (the top unless given), with content (a JSON document), markdown, or the content of... */
   postWikiSpacesBySpaceIdPages: { method: 'POST', path: '/wiki/spaces/{space_id}/pages', tag: 'wiki', host: 'workspace' },
   /** Publishes the space, or page_id's subtree, read-only on the workspace's site (space admins); restricted pages never a... */
   putWikiSpacesBySpaceIdPublication: { method: 'PUT', path: '/wiki/spaces/{space_id}/publication', tag: 'wiki', host: 'workspace' },

@@ -9,6 +9,7 @@ export * from './csv.js';
 export * from './copies.js';
 export * from './rich-text.js';
 export * from './collab.js';
+export * from './comments.js';
 export * from './markdown.js';
 export * from './docx.js';
 export * from './html-import.js';

@@ -9,7 +9,8 @@ import type { LiveConnection } from '../live.js';
  * and any app whose document is not rich text (Slides' decks). It follows the document's live
  * channel first, then loads the whole state (`transport.load`), then applies each `doc.updated`
  * (`{ update }`, base64) the channel carries; local edits (any transaction whose origin is not
- * `REMOTE`) go to `transport.send` one merged update at a time. An edit made while the server or
+ * `REMOTE`) go to `transport.send` one merged update at a time (the transactions an edit leads to,
+ * observers' included, always in one update). An edit made while the server or
  * the socket is away stays queued (`status` `offline`) and is sent again; after a reconnect the
  * state is loaded again and whatever the server lacks is sent, merged by Yjs with everyone's.
  * Who is here (and, for an editor, carets and selections) travel as the channel's signals, a
@@ -28,6 +29,8 @@ export interface CollabTransport {
   load(): Promise<{ update: string; editable: boolean }>;
   /** Sends one update (base64) to the server; a rejection keeps it queued for another try. */
   send(update: string): Promise<void>;
+  /** Every other event of the channel (a comment's `comment.created`, …), for the screen around the editor. */
+  event?(name: string, data: Record<string, unknown>): void;
 }
 
 /** Who is editing: shown by their caret and in the list of who is here. */
@@ -84,11 +87,13 @@ export class CollabSession {
     this.options = options;
     this.doc = options.doc ?? new Y.Doc();
     this.awareness = new Awareness(this.doc);
+    // A local edit is sent once Yjs has run every transaction it led to (an observer's follow-up,
+    // as the editor's empty text of a new paragraph), as one update: a peer never receives the
+    // first without the rest.
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
-      if (origin === REMOTE) return;
-      this.pending.push(update);
-      void this.flush();
+      if (origin !== REMOTE) this.pending.push(update);
     });
+    this.doc.on('afterAllTransactions', () => void this.flush());
     this.awareness.on('update', ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
       if (origin === 'local') this.announce();
       if (added.length + updated.length + removed.length > 0) this.refreshHere();
@@ -106,6 +111,7 @@ export class CollabSession {
       subscribed: () => void this.load(),
       event: (event) => {
         if (event.event === 'doc.updated' && typeof event.data.update === 'string') Y.applyUpdate(this.doc, fromBase64(event.data.update), REMOTE);
+        else if (event.event !== 'doc.updated') transport.event?.(event.event, event.data as Record<string, unknown>);
       },
       signal: (_member, data, connection) => {
         if (typeof data.awareness !== 'string') return;

@@ -1,9 +1,11 @@
 import { Editor } from '@tiptap/core';
 import Collaboration from '@tiptap/extension-collaboration';
 import CollaborationCaret from '@tiptap/extension-collaboration-caret';
+import { absolutePositionToRelativePosition, relativePositionToAbsolutePosition, ySyncPluginKey } from '@tiptap/y-tiptap';
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import * as Y from 'yjs';
-import { CollabSession, statusText, type CollabTransport, type CollabUser } from '../collab/session.js';
+import { CollabSession, fromBase64, statusText, toBase64, type CollabTransport, type CollabUser } from '../collab/session.js';
+import { keepEmptyBlocksText } from './empty-blocks.js';
 import { editorCss, formattingButtons, richTextExtensions, styleAdopter, type ImageSource } from './extensions.js';
 import { MentionSuggestions, type FindMembers } from './mention-suggest.js';
 
@@ -96,6 +98,7 @@ export class WpkCollabEditor extends LitElement {
   readonly doc: Y.Doc = this.session.doc;
   readonly awareness = this.session.awareness;
   editor: Editor | null = null;
+  private stopEmptyBlocks: (() => void) | null = null;
   private readonly suggestions = new MentionSuggestions(this, () => this.findMembers, () => this.editor);
 
   protected override createRenderRoot() {
@@ -110,6 +113,7 @@ export class WpkCollabEditor extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.session.stop();
+    this.stopEmptyBlocks?.();
     this.editor?.destroy();
   }
 
@@ -149,6 +153,46 @@ export class WpkCollabEditor extends LitElement {
         this.requestUpdate();
       },
     });
+    const schema = this.editor.schema;
+    this.stopEmptyBlocks = keepEmptyBlocksText(this.doc.getXmlFragment('default'), (name) => schema.nodes[name]?.isTextblock === true);
+  }
+
+  /** The Yjs binding's state (its fragment and mapping), once the editor is mounted. */
+  private binding(): { type: Y.XmlFragment; mapping: Map<unknown, unknown> } | null {
+    const state = this.editor ? (ySyncPluginKey.getState(this.editor.state) as { type: Y.XmlFragment; binding: { mapping: Map<unknown, unknown> } } | undefined) : undefined;
+    return state ? { type: state.type, mapping: state.binding.mapping } : null;
+  }
+
+  /**
+   * The selection as a comment's anchor (the SDK's comments kit): two Yjs relative positions
+   * (base64), which follow the text through everyone's edits, and the text it holds; null when
+   * nothing is selected.
+   */
+  selectionAnchor(): CommentAnchorDraft | null {
+    const binding = this.binding();
+    const selection = this.editor?.state.selection;
+    if (!binding || !selection || selection.empty) return null;
+    const encode = (pos: number) => toBase64(Y.encodeRelativePosition(absolutePositionToRelativePosition(pos, binding.type, binding.mapping as never)));
+    const quote = this.editor!.state.doc.textBetween(selection.from, selection.to, ' ').slice(0, 1000);
+    return { from: encode(selection.from), to: encode(selection.to), quote };
+  }
+
+  /** Where an anchor is now in the editor; null when its text is gone (or the editor is not ready). */
+  anchorRange(anchor: { from: string; to: string }): { from: number; to: number } | null {
+    const binding = this.binding();
+    if (!binding) return null;
+    const decode = (position: string) => relativePositionToAbsolutePosition(this.doc, binding.type, Y.decodeRelativePosition(fromBase64(position)), binding.mapping as never);
+    const from = decode(anchor.from);
+    const to = decode(anchor.to);
+    return from === null || to === null || to <= from ? null : { from, to };
+  }
+
+  /** Selects an anchor's range and scrolls to it (false when its text is gone). */
+  showAnchor(anchor: { from: string; to: string }): boolean {
+    const range = this.anchorRange(anchor);
+    if (!range || !this.editor) return false;
+    this.editor.chain().setTextSelection(range).scrollIntoView().run();
+    return true;
   }
 
   /** A pasted or dropped image file waits for its alt text (true: the editor does nothing else with the event). */
@@ -212,6 +256,13 @@ export class WpkCollabEditor extends LitElement {
       ${this.suggestions.list()}
     `;
   }
+}
+
+/** A new thread's anchor, made from the editor's selection. */
+export interface CommentAnchorDraft {
+  from: string;
+  to: string;
+  quote: string;
 }
 
 if (!customElements.get('wpk-collab-editor')) customElements.define('wpk-collab-editor', WpkCollabEditor);

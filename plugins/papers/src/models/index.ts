@@ -1,4 +1,4 @@
-import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
+import { column, commentColumns, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 export const PAPER_STATUSES = ['active', 'trashed'] as const;
 export const SHARE_LEVELS = ['view', 'comment', 'edit'] as const;
@@ -66,17 +66,8 @@ export const models = {
   comments: defineModel('comments', {
     id: column.uuid().primaryKey().defaultRandom(),
     paper_id: column.uuid(),
-    /** The thread's first comment (null: this one starts a thread). */
-    thread_id: column.uuid().nullable(),
-    body: column.text(),
-    /** Yjs relative positions (base64) of the range's start and end, and the text quoted when it was made. */
-    anchor_from: column.text().nullable(),
-    anchor_to: column.text().nullable(),
-    quote: column.string(1000).default(''),
-    author_id: column.uuid(),
-    edited_at: column.date().nullable(),
-    resolved_at: column.date().nullable(),
-    resolved_by: column.uuid().nullable(),
+    /** A thread's comment: its anchor, thread and resolution, as the SDK's comments kit has them. */
+    ...commentColumns(),
   }),
   versions: defineModel('versions', {
     id: column.uuid().primaryKey().defaultRandom(),

@@ -1,33 +1,16 @@
-import { ForbiddenError, InvalidError, memberMrn, NotFoundError } from '@wpk/sdk';
-import * as Y from 'yjs';
+import { checkCommentAnchor, commentsWithStatus, ForbiddenError, InvalidError, memberMrn, NotFoundError } from '@wpk/sdk';
 import type { Ctx } from '../kit.js';
 import type { Comment } from '../models/index.js';
 import { ensureLevel, requirePaper } from './access.js';
 
 /**
- * Comment threads on a paper. A thread's first comment is anchored to a range of the text by two
- * Yjs relative positions (base64 of `Y.encodeRelativePosition`), which follow the text through
- * everyone's edits (the editor resolves them against its document), with the text quoted when
- * it was made; replies join a thread. Resolving and reopening act on the thread.
+ * Comment threads on a paper: anchors and threads as the SDK's comments kit has them
+ * (`checkCommentAnchor`, `commentsWithStatus`), the same for the wiki's pages.
  */
-function checkAnchor(value: string, field: string): void {
-  try {
-    const position = Y.decodeRelativePosition(Buffer.from(value, 'base64'));
-    if (!position.type && !position.item && !position.tname) throw new Error('empty');
-  } catch {
-    throw new InvalidError(`${field}: must be a Yjs relative position (base64 of Y.encodeRelativePosition)`);
-  }
-}
-
 export async function listComments(ctx: Ctx, paperId: string, query: { status?: 'open' | 'resolved' }) {
   const { paper } = await requirePaper(ctx, paperId);
   const rows = await ctx.db.comments.findAll({ where: { paper_id: paper.id }, order: [['created_at', 'ASC'], ['id', 'ASC']] });
-  if (!query.status) return rows;
-  const roots = new Map(rows.filter((row) => !row.thread_id).map((row) => [row.id, row]));
-  return rows.filter((row) => {
-    const root = roots.get(row.thread_id ?? row.id);
-    return query.status === 'resolved' ? Boolean(root?.resolved_at) : !root?.resolved_at;
-  });
+  return commentsWithStatus(rows, query.status);
 }
 
 export async function createComment(ctx: Ctx, paperId: string, input: { body: string; anchor?: { from: string; to: string }; quote?: string; thread_id?: string }): Promise<Comment> {
@@ -39,10 +22,7 @@ export async function createComment(ctx: Ctx, paperId: string, input: { body: st
     if (!root || root.paper_id !== paper.id || root.thread_id) throw new InvalidError(`thread_id: no thread of this paper starts with ${input.thread_id}`);
     if (input.anchor) throw new InvalidError('anchor: a reply takes its thread\'s anchor; leave it out');
     threadId = root.id;
-  } else if (input.anchor) {
-    checkAnchor(input.anchor.from, 'anchor.from');
-    checkAnchor(input.anchor.to, 'anchor.to');
-  }
+  } else checkCommentAnchor(input.anchor);
   const comment = await ctx.db.comments.create({
     paper_id: paper.id,
     thread_id: threadId,

@@ -1,4 +1,4 @@
-import { memberMrn } from '@wpk/sdk';
+import { memberMrn, presentCommentFields } from '@wpk/sdk';
 import type { Comment, Folder, Link, Paper, Share, Suggestion, Version } from '../models/index.js';
 import type { Level } from './access.js';
 
@@ -35,20 +35,7 @@ export function presentLink(link: Link) {
 }
 
 export function presentComment(comment: Comment) {
-  return {
-    id: comment.id,
-    paper_id: comment.paper_id,
-    thread_id: comment.thread_id ?? comment.id,
-    body: comment.body,
-    anchor: comment.anchor_from && comment.anchor_to ? { from: comment.anchor_from, to: comment.anchor_to } : null,
-    quote: comment.quote,
-    author_id: comment.author_id,
-    author_mrn: memberMrn(comment.author_id),
-    edited_at: iso(comment.edited_at),
-    resolved_at: iso(comment.resolved_at),
-    resolved_by: comment.resolved_by,
-    created_at: iso(comment.created_at),
-  };
+  return { id: comment.id, paper_id: comment.paper_id, ...presentCommentFields(comment) };
 }
 
 export function presentVersion(version: Version, withContent = false) {

@@ -1,4 +1,4 @@
-import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
+import { column, commentColumns, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 /** A member's role on a space: view reads, comment also comments, edit writes pages, admin manages the space. */
 export const ROLES = ['view', 'comment', 'edit', 'admin'] as const;
@@ -63,6 +63,8 @@ export const pages = defineModel('pages', {
   updated_by: column.uuid(),
   /** When a live edit last emitted page.updated (live edits emit it at most once in updated_event_seconds). */
   edited_event_at: column.date().nullable(),
+  /** A template: new pages may start from it (template_id), in any space whose members see it. */
+  template: column.boolean().default(false),
 });
 export type Page = DeclaredRow<typeof pages>;
 
@@ -105,5 +107,13 @@ export const pageUpdates = defineModel('page_updates', {
   member_id: column.uuid().nullable(),
 });
 
-export const models = { spaces, spaceMembers, pages, pageLinks, pageVersions, pageDocuments, pageUpdates };
+/** A comment on a page: a thread's first comment anchors it to a range of the text (the SDK's comments kit); replies join it. */
+export const pageComments = defineModel('page_comments', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  page_id: column.uuid(),
+  ...commentColumns(),
+});
+export type PageComment = DeclaredRow<typeof pageComments>;
+
+export const models = { spaces, spaceMembers, pages, pageLinks, pageVersions, pageDocuments, pageUpdates, pageComments };
 export type Models = typeof models;

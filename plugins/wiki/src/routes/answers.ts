@@ -38,6 +38,7 @@ const summary = {
   verified_at: field.optionalInstant(),
   due_at: field.optionalInstant(),
   watches: Joi.array().items(Joi.string()),
+  template: Joi.boolean().description('A template: new pages may start from it (template_id)'),
   depth: field.count(),
   parent_hidden: Joi.boolean().description('The page has a parent the caller does not see: it is listed at the top'),
   created_by: field.uuid(),
@@ -120,3 +121,22 @@ export const APPLIED_UPDATE: JoiObjectSchema = recordSchema({
   version: Joi.number().integer().min(1).description("The page's version after it (one more when the text changed)"),
   text_length: Joi.number().integer(),
 }).id('WikiAppliedUpdate');
+
+/** A comment on a page: a thread's first comment carries the thread's anchor, quote and resolution. */
+export const COMMENT: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  page_id: field.uuid(),
+  thread_id: field.uuid().description("The thread's first comment (its own id when it starts one)"),
+  body: Joi.string().description('Plain text; <@member_id> mentions a member'),
+  anchor: Joi.object({ from: Joi.string(), to: Joi.string() }).allow(null).description('Two Yjs relative positions (base64) bounding the range; null: the whole page, or a reply'),
+  quote: Joi.string().allow('').description('The text the range held when the thread started'),
+  author_id: field.uuid(),
+  author_mrn: field.memberMrn(),
+  edited_at: field.optionalInstant(),
+  resolved_at: field.optionalInstant(),
+  resolved_by: field.uuid().allow(null),
+  created_at: field.instant(),
+}).id('WikiComment');
+
+/** A deleted comment and how many replies went with it. */
+export const DELETED_COMMENT: JoiObjectSchema = recordSchema({ id: field.uuid(), deleted: Joi.boolean().valid(true), replies: field.count() }).id('WikiDeletedComment');

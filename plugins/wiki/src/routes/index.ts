@@ -1,17 +1,19 @@
 import { Joi } from '@wpk/sdk';
 import { publicRoute, route, routeFamily } from '../kit.js';
 import { ROLES } from '../models/index.js';
+import { createComment, deleteComment, listComments, updateComment } from '../services/comments.js';
 import { readDocument } from '../services/documents.js';
 import { applyPageUpdate, backlinks, brokenLinks, createPage, deletePage, diffVersions, listPages, listVersions, movePage, readPage, restoreVersion, updatePage } from '../services/pages.js';
 import { publish, siteIndex, sitemap, sitePage, unpublish } from '../services/publication.js';
 import { createSpace, deleteSpace, listMembers, listSpaces, presentMember, setMembers, updateSpace } from '../services/spaces.js';
 import { exportSpace, importSpace } from '../services/transfer.js';
 import { verifyPage } from '../services/verification.js';
-import { APPLIED_UPDATE, BROKEN_LINK, DELETED, DELETED_PAGE, DIFF, DOCUMENT, EXPORT, IMPORT, MEMBER, PAGE, PAGE_SUMMARY, SITE, SITE_PAGE, SPACE, VERSION } from './answers.js';
+import { APPLIED_UPDATE, BROKEN_LINK, COMMENT, DELETED, DELETED_COMMENT, DELETED_PAGE, DIFF, DOCUMENT, EXPORT, IMPORT, MEMBER, PAGE, PAGE_SUMMARY, SITE, SITE_PAGE, SPACE, VERSION } from './answers.js';
 
 const READ = 'wiki.spaces.read';
 const CREATE = 'wiki.spaces.create';
 const EDIT = 'wiki.pages.edit';
+const COMMENTS = 'wiki.comments.create';
 
 const page = <T>(all: T[], ctx: { page: { offset: number; limit: number } }) => ({ rows: all.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), count: all.length });
 const name = () => Joi.string().trim().min(1).max(200);
@@ -23,7 +25,8 @@ const doc = () => Joi.object({ type: Joi.string().required(), content: Joi.array
 const markdown = () => Joi.string().max(500_000).allow('');
 const watches = () => Joi.array().max(50).items(Joi.string().max(300).pattern(/^mrn:[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*:[^:]+$/, 'MRN'));
 const restricted = () => Joi.array().min(1).max(500).items(Joi.memberId()).allow(null);
-const pageFields = { content: doc(), markdown: markdown(), restricted_to: restricted(), owner_id: Joi.memberId().allow(null), review_days: Joi.number().integer().min(1).max(3650).allow(null), watches: watches() };
+const pageFields = { content: doc(), markdown: markdown(), restricted_to: restricted(), owner_id: Joi.memberId().allow(null), review_days: Joi.number().integer().min(1).max(3650).allow(null), watches: watches(), template: Joi.boolean() };
+const commentBody = () => Joi.string().trim().min(1).max(10_000);
 
 const spaces = routeFamily('/wiki/spaces', { record: SPACE, present: same, links: (space: { id: string }) => ({ self: `/wiki/spaces/${space.id}` }) });
 const space = spaces.at('/{space_id}', { params: Joi.idParams('space_id') });
@@ -64,14 +67,14 @@ export const routes = [
   spacePages.post({
     chain: [EDIT],
     answers: { single: PAGE },
-    description: 'Adds a page, last under parent_id (the top unless given), with content (a JSON document) or markdown (editors); emits page.created',
-    payload: Joi.object({ title: title().required(), parent_id: Joi.id().allow(null), ...pageFields }),
+    description: 'Adds a page, last under parent_id (the top unless given), with content (a JSON document), markdown, or the content of a template page the caller sees (template_id) (editors); template: true makes it a template; emits page.created',
+    payload: Joi.object({ title: title().required(), parent_id: Joi.id().allow(null), template_id: Joi.id(), ...pageFields }),
     run: (request, ctx) => createPage(ctx, request.params.space_id, request.payload as never) as never,
   }),
   onePage.get({ chain: [READ], description: 'Reads a page: its content as the JSON document and as Markdown, its version', run: (request, ctx) => readPage(ctx, request.params.page_id) }),
   onePage.patch({
     chain: [EDIT],
-    description: 'Changes a page (editors): title and content (JSON or markdown) name the version read — a stale one is a 409 naming the current version; restricted_to, owner_id, review_days, watches; emits page.updated',
+    description: 'Changes a page (editors): title and content (JSON or markdown) name the version read — a stale one is a 409 naming the current version; restricted_to, owner_id, review_days, watches, template; emits page.updated',
     payload: Joi.object({ version: Joi.number().integer().min(1), title: title(), ...pageFields }).min(1),
     run: (request, ctx) => updatePage(ctx, request.params.page_id, request.payload as never),
   }),
@@ -95,6 +98,25 @@ export const routes = [
     description: "Applies a Yjs update (base64) to the page's live document (editors): checked, merged, stored and relayed on wiki/pages/{page_id} as doc.updated; a change of the text is a new version",
     payload: Joi.object({ update: Joi.string().min(1).max(1_400_000).required() }),
     run: (request, ctx) => applyPageUpdate(ctx, request.params.page_id, request.payload.update) as never,
+  }),
+  onePage.at('/comments', { record: COMMENT, present: same }).list({
+    chain: [READ],
+    answers: { collection: COMMENT },
+    description: "A page's comments, oldest first (anyone who sees the page); status open or resolved filters by their thread",
+    query: Joi.listQuery({ status: Joi.string().valid('open', 'resolved') }),
+    run: async (request, ctx) => page(await listComments(ctx, request.params.page_id, request.query as { status?: 'open' | 'resolved' }), ctx),
+  }),
+  onePage.at('/comments', { record: COMMENT, present: same }).post({
+    chain: [READ, COMMENTS],
+    answers: { single: COMMENT },
+    description: "Starts a thread anchored to a range (two Yjs relative positions, base64, and the quoted text; no anchor: the whole page) or replies to one (thread_id) (the space's comment role or above); <@member_id> mentions a member; emits comment.created",
+    payload: Joi.object({
+      body: commentBody().required(),
+      anchor: Joi.object({ from: Joi.string().max(2000).required(), to: Joi.string().max(2000).required() }),
+      quote: Joi.string().max(1000).allow(''),
+      thread_id: Joi.id(),
+    }),
+    run: (request, ctx) => createComment(ctx, request.params.page_id, request.payload as never) as never,
   }),
   onePage.at('/backlinks', { record: PAGE_SUMMARY, present: same }).list({ chain: [READ], answers: { collection: PAGE_SUMMARY }, description: 'The pages the caller sees that link to this one, by title', query: Joi.listQuery(), run: async (request, ctx) => page(await backlinks(ctx, request.params.page_id), ctx) }),
   space.at('/broken-links', { record: BROKEN_LINK, present: same }).list({ chain: [READ], answers: { collection: BROKEN_LINK }, description: "Links of the space's pages to pages that no longer exist", query: Joi.listQuery(), run: async (request, ctx) => page(await brokenLinks(ctx, request.params.space_id), ctx) }),
@@ -121,6 +143,24 @@ export const routes = [
     run: (request, ctx) => restoreVersion(ctx, request.params.page_id, request.payload.version, request.payload.read_version),
   }),
 
+  route({
+    method: 'PATCH',
+    path: '/wiki/comments/{comment_id}',
+    chain: [READ, COMMENTS],
+    answers: { single: COMMENT },
+    description: "Edits one's comment (body, its author), or resolves (resolved: true) or reopens its thread (the space's comment role or above); emits comment.updated",
+    validate: { params: Joi.idParams('comment_id'), payload: Joi.object({ body: commentBody(), resolved: Joi.boolean() }).or('body', 'resolved') },
+    handler: async (request, ctx) => ctx.respond.single(await updateComment(ctx, request.params.comment_id, request.payload)),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/wiki/comments/{comment_id}',
+    chain: [READ, COMMENTS],
+    answers: { single: DELETED_COMMENT },
+    description: "Deletes a comment (its author or a space admin); a thread's first comment takes its replies; emits comment.deleted",
+    validate: { params: Joi.idParams('comment_id') },
+    handler: async (request, ctx) => ctx.respond.single(await deleteComment(ctx, request.params.comment_id)),
+  }),
   route({
     method: 'PUT',
     path: '/wiki/spaces/{space_id}/publication',

@@ -26,6 +26,7 @@ export function presentSummary(page: Page, extra: { depth?: number; parent_hidde
     verified_at: page.verified_at,
     due_at: page.due_at,
     watches: page.watches,
+    template: page.template,
     depth: extra.depth ?? 0,
     parent_hidden: extra.parent_hidden ?? false,
     created_by: page.created_by,
@@ -126,6 +127,22 @@ export interface PageInput {
   owner_id?: string | null;
   review_days?: number | null;
   watches?: string[];
+  template?: boolean;
+  template_id?: string;
+}
+
+/**
+ * The content of the template page `templateId` (docs/decisions/0310-wiki-page-templates.md): a page
+ * marked a template, in any space, that the caller sees; else a 400 naming template_id.
+ */
+async function templateContent(ctx: Ctx, templateId: string): Promise<DocNode> {
+  const refuse = () => new InvalidError(`template_id: no template page ${templateId} that you can see`, { field: 'template_id' });
+  const found = await requirePage(ctx, templateId, 'view').catch((error: unknown) => {
+    if (error instanceof NotFoundError) throw refuse();
+    throw error;
+  });
+  if (!found.page.template) throw new InvalidError(`template_id: page ${found.page.title} (${templateId}) is not a template`, { field: 'template_id' });
+  return found.page.content;
 }
 
 /** A new page, last among its siblings (editors); emits page.created. */
@@ -133,7 +150,9 @@ export async function createPage(ctx: Ctx, spaceId: string, input: PageInput) {
   const { space, role } = await requireSpace(ctx, spaceId, 'edit', 'update');
   const byId = await pagesOf(ctx, space.id);
   const parent = await parentIn(ctx, space, role, input.parent_id, byId);
-  const content = contentOf(input) ?? EMPTY_DOC;
+  const given = contentOf(input);
+  if (given !== undefined && input.template_id) throw new InvalidError('Give content, markdown or template_id, not two', { field: 'template_id' });
+  const content = given ?? (input.template_id ? await templateContent(ctx, input.template_id) : EMPTY_DOC);
   const restricted = await checkRestriction(ctx, input.restricted_to);
   if (input.owner_id) await ctx.members.require([input.owner_id], 'owner_id');
   const last = childrenOf(byId, parent?.id ?? null).at(-1);
@@ -151,6 +170,7 @@ export async function createPage(ctx: Ctx, spaceId: string, input: PageInput) {
     verified_at: null,
     due_at: null,
     watches: [...new Set(input.watches ?? [])],
+    template: input.template ?? false,
     created_by: ctx.member.id,
     updated_by: ctx.member.id,
   });
@@ -208,6 +228,7 @@ export async function updatePage(ctx: Ctx, pageId: string, input: PagePatch) {
     changes.owner_id = input.owner_id?.toLowerCase() ?? null;
   }
   if (input.review_days !== undefined && input.review_days !== page.review_days) changes.review_days = input.review_days;
+  if (input.template !== undefined && input.template !== page.template) changes.template = input.template;
   if (input.watches !== undefined) {
     const watches = [...new Set(input.watches)];
     if (JSON.stringify(watches) !== JSON.stringify(page.watches)) changes.watches = watches;

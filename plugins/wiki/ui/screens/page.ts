@@ -1,4 +1,5 @@
 import { LitElement, appLink, errorText, html, kit, memberColor, navigate, screenStyles, toast } from '@wpk/ui';
+import type { CommentThreadsApi, ThreadComment, WpkCommentThreads } from '@wpk/ui/editor';
 import { VERIFICATION_LABELS, WIKI_STYLES, get, pageLinksOf, send, type Page, type PageDocument, type PageSummary } from '../api.js';
 
 /**
@@ -7,14 +8,20 @@ import { VERIFICATION_LABELS, WIKI_STYLES, get, pageLinksOf, send, type Page, ty
  * here; read-only, and still live, for view and comment members. Editors may also rewrite it as
  * Markdown (where a link to a page by id is written `[text](page:id)`): saved with the version
  * read (a stale save says so and keeps the text), it reaches the open editors as one edit. Below:
- * the pages it links to, the pages linking to it, and its verification.
+ * the pages it links to, the pages linking to it, and its verification. Beside the editor, its
+ * comment threads (`<wpk-comment-threads>`): comment members and above start one on a selection,
+ * reply, resolve and reopen; they reload when the page's channel says a comment changed.
  */
+/** The roles that comment. */
+const COMMENTERS = ['comment', 'edit', 'admin'];
+
 export class WikiPage extends LitElement {
   static override properties = {
     pageId: { attribute: 'page-id' },
     page: { state: true },
     backlinks: { state: true },
     editable: { state: true },
+    role: { state: true },
     markdown: { state: true },
     ready: { state: true },
     error: { state: true },
@@ -24,6 +31,7 @@ export class WikiPage extends LitElement {
   declare page: Page | null;
   declare backlinks: PageSummary[];
   declare editable: boolean;
+  declare role: string;
   declare markdown: boolean;
   declare ready: boolean;
   declare error: string | null;
@@ -34,6 +42,7 @@ export class WikiPage extends LitElement {
     this.page = null;
     this.backlinks = [];
     this.editable = false;
+    this.role = 'view';
     this.markdown = false;
     this.ready = false;
     this.error = null;
@@ -46,6 +55,9 @@ export class WikiPage extends LitElement {
 
   override updated(changed: Map<string, unknown>): void {
     if (changed.has('pageId') && changed.get('pageId') !== undefined) void this.load();
+    // The threads select their ranges in the editor beside them.
+    const threads = this.renderRoot.querySelector<WpkCommentThreads>('wpk-comment-threads');
+    if (threads) threads.editor = this.renderRoot.querySelector('wpk-collab-editor');
   }
 
   private async load(): Promise<void> {
@@ -101,6 +113,24 @@ export class WikiPage extends LitElement {
     }
   }
 
+  private api: { pageId: string; api: CommentThreadsApi } | null = null;
+
+  /** The page's comment routes for `<wpk-comment-threads>` (the same object while the page is open). */
+  private commentsApi(pageId: string): CommentThreadsApi {
+    if (this.api?.pageId !== pageId) {
+      this.api = {
+        pageId,
+        api: {
+          list: () => get<ThreadComment[]>(`/wiki/pages/${pageId}/comments`),
+          create: (input) => send('POST', `/wiki/pages/${pageId}/comments`, input),
+          update: (commentId, input) => send('PATCH', `/wiki/comments/${commentId}`, input),
+          remove: (commentId) => send('DELETE', `/wiki/comments/${commentId}`),
+        },
+      };
+    }
+    return this.api.api;
+  }
+
   protected override render() {
     const page = this.page;
     if (!page) return html`${this.error ? html`<p class="error" role="alert">${this.error}</p>` : html`<p class="muted">Loading…</p>`}`;
@@ -111,9 +141,13 @@ export class WikiPage extends LitElement {
       load: async () => {
         const document = await get<PageDocument>(`/wiki/pages/${id}/document`);
         this.editable = document.editable;
+        this.role = document.role;
         return { update: document.update, editable: document.editable };
       },
       send: async (update: string) => void (await send('POST', `/wiki/pages/${id}/updates`, { update })),
+      event: (name: string) => {
+        if (name.startsWith('comment.')) void this.renderRoot.querySelector<WpkCommentThreads>('wpk-comment-threads')?.reload();
+      },
     };
     const links = pageLinksOf(page.content);
     return html`<p>${appLink(`/spaces/${page.space_id}`, 'Back to the space')}</p>
@@ -130,7 +164,10 @@ export class WikiPage extends LitElement {
             ${this.editable ? html`<button type="button" @click=${() => this.openMarkdown()}>Edit as Markdown</button><button type="button" @click=${() => this.verify()}>Verify</button>` : html`<span class="muted">You can read this page; editing it needs the edit role on its space.</span>`}
           </div>
           ${this.ready
-            ? html`<wpk-collab-editor .transport=${transport} .user=${{ id: me.id, name: me.name, color: memberColor(me.id) }} .findMembers=${(query: string) => kit().bridge.findMembers(query)} label=${page.title}></wpk-collab-editor>`
+            ? html`<div class="with-comments">
+                <wpk-collab-editor .transport=${transport} .user=${{ id: me.id, name: me.name, color: memberColor(me.id) }} .findMembers=${(query: string) => kit().bridge.findMembers(query)} label=${page.title}></wpk-collab-editor>
+                <wpk-comment-threads .api=${this.commentsApi(id)} member-id=${me.id} ?commenter=${COMMENTERS.includes(this.role)} ?moderator=${this.role === 'admin'}></wpk-comment-threads>
+              </div>`
             : html`<p class="muted">Loading the editor…</p>`}`}
       <h2>Links on this page</h2>
       ${links.length ? html`<ul class="tree" aria-label="Links on this page">${links.map((link) => html`<li><a href="#" @click=${(event: Event) => { event.preventDefault(); navigate(`/pages/${link.id}`); }}>${link.text}</a></li>`)}</ul>` : html`<p class="muted">This page links to no page.</p>`}
