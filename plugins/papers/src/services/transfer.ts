@@ -47,7 +47,7 @@ export const MAX_IMPORT_DOCX_BYTES = 750_000;
 /**
  * The largest Word document imported through a stored upload (bytes): `POST /papers/imports/uploads`
  * gives a signed link for it, and `POST /papers/imports` takes its `file_key`
- * (docs/decisions/new-papers-large-imports.md).
+ * (docs/decisions/0311-papers-large-imports.md).
  */
 export const MAX_UPLOADED_DOCX_BYTES = 20 * 1024 * 1024;
 
