@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { EventEmitter } from 'node:events';
 import type { WebSocket } from 'ws';
 import { LiveHub, hashSecret } from '../src/live/index.js';
@@ -55,16 +55,18 @@ test.before(async () => {
 });
 test.after.always(async () => env?.close());
 
-test('a socket subscribing while a note is queued does not take that event from the sockets already on the channel', async (t) => {
-  const workspace = await keyedWorkspace(env, 'liveorder');
+/**
+ * A hub of its own on a workspace of the shared runtime, with notify off (each commit's notes go to
+ * `captured`, handed to the hub by the test), one channel kind, and `open` to subscribe a socket.
+ */
+async function hubOn(t: ExecutionContext, subdomain: string, channel: string, sendBufferLimit?: number) {
+  const workspace = await keyedWorkspace(env, subdomain);
   const { runtime } = env;
   const sequelize = runtime.db.sequelize;
   const captured: LiveNote[] = [];
-  // notify off: the notes come to `captured` after each commit, and the test hands them to the hub.
   const log = new LiveLog(sequelize, false, (note) => captured.push(note));
-  const hub = new LiveHub(sequelize, log, runtime.logger, () => new Date());
+  const hub = new LiveHub(sequelize, log, runtime.logger, () => new Date(), sendBufferLimit);
   hub.declareChannels('test', { rooms: { permission: 'test.rooms.read', platform: true } });
-  const channel = 'test/rooms/r1';
   const member = { id: workspace.ownerId, name: 'Owner', email: `owner@${workspace.subdomain}.test`, platformRole: 'owner' as const };
   const live = { id: workspace.id, subdomain: workspace.subdomain, name: workspace.subdomain, plan: 'free' };
   const open = async (): Promise<Socket> => {
@@ -74,6 +76,12 @@ test('a socket subscribing while a note is queued does not take that event from 
     t.like(await socket.next((message) => message.type === 'subscribed' || message.type === 'error'), { type: 'subscribed', channel });
     return socket;
   };
+  return { workspace, log, hub, captured, open };
+}
+
+test('a socket subscribing while a note is queued does not take that event from the sockets already on the channel', async (t) => {
+  const channel = 'test/rooms/r1';
+  const { workspace, log, hub, captured, open } = await hubOn(t, 'liveorder', channel);
   // The logged events' notes (presence signals are captured too, and are not what this is about).
   const noteOf = (id: string) => captured.splice(captured.findIndex((note) => note.id === id), 1)[0];
   const publish = (n: number) => log.publish(workspace.id, [{ channel, type: 'said', data: { n }, audience: null, revoke: [] }]);
@@ -94,23 +102,8 @@ test('a socket subscribing while a note is queued does not take that event from 
 });
 
 test('a socket that leaves more than the send-buffer limit unread is closed as too slow; the others hear every event, in order, meanwhile', async (t) => {
-  const workspace = await keyedWorkspace(env, 'liveslow');
-  const { runtime } = env;
-  const sequelize = runtime.db.sequelize;
-  const captured: LiveNote[] = [];
-  const log = new LiveLog(sequelize, false, (note) => captured.push(note));
-  const hub = new LiveHub(sequelize, log, runtime.logger, () => new Date(), 64 * 1024);
-  hub.declareChannels('test', { rooms: { permission: 'test.rooms.read', platform: true } });
   const channel = 'test/rooms/r2';
-  const member = { id: workspace.ownerId, name: 'Owner', email: `owner@${workspace.subdomain}.test`, platformRole: 'owner' as const };
-  const live = { id: workspace.id, subdomain: workspace.subdomain, name: workspace.subdomain, plan: 'free' };
-  const open = async (): Promise<Socket> => {
-    const socket = new Socket();
-    hub.accept(socket as unknown as WebSocket, live, { kind: 'api_key', hash: hashSecret(workspace.ownerKey) }, member);
-    socket.say({ type: 'subscribe', channel });
-    t.like(await socket.next((message) => message.type === 'subscribed' || message.type === 'error'), { type: 'subscribed', channel });
-    return socket;
-  };
+  const { workspace, log, hub, captured, open } = await hubOn(t, 'liveslow', channel, 64 * 1024);
   const fast = await open();
   const slow = await open();
   const atLimit = await open();
