@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
+import { closeIdlePrinter } from '@wpk/sdk';
 import type { ApiKeyService } from './api-keys/index.js';
 import { AppRegistry, type AppEntry, type AppHost } from './apps/index.js';
 import type { BillingService, BillingWorker } from './billing/index.js';
@@ -197,6 +198,8 @@ export class Runtime {
       this.mail.close();
       await this.events.stop().catch((error) => this.logger.warn({ err: error }, 'stopping the event bus failed'));
       await this.db.close();
+      // The SDK's shared PDF printer (Papers, Slides): its browser's pipe would hold the process open.
+      await closeIdlePrinter();
     }
   }
 }

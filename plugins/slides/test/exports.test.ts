@@ -89,6 +89,18 @@ test.serial('PDF (Chromium print): one page per slide at 16:9; page 1 matches th
     }
   }
   t.true(differing / (page.width * page.height) < 0.005, `${differing} of ${page.width * page.height} pixels differ from the slide`);
+
+  // Three at once, more than the shared browser prints together: the third waits its turn, and each
+  // answers the deck's two pages.
+  const together = await Promise.all([1, 2, 3].map(() => download(exporter, `/slides/decks/${deck.id}/export?format=pdf`)));
+  t.deepEqual(
+    together.map((one) => [one.status, one.bytes.toString('latin1').match(/\/Type\s*\/Page[^s]/g)?.length]),
+    [
+      [200, 2],
+      [200, 2],
+      [200, 2],
+    ],
+  );
 });
 
 test.serial('PPTX (pptxgenjs): one slide per slide, the text, table and chart, speaker notes kept', async (t) => {

@@ -47,24 +47,120 @@ const printedHref = (target: string) => (/^data:image\/(png|jpeg|jpg|gif|webp);b
 export const richTextPrintPage = (doc: RichTextNode, title: string) =>
   `<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>${escapeHtml(title)}</title>\n<style>${PRINT_CSS}</style>\n</head>\n<body>\n${richTextToHtml(doc, printedHref)}\n</body>\n</html>\n`;
 
-/** A document as a PDF (A4), its title the file's title; 503 (UnavailableError) when no Chromium is found. */
-export async function richTextToPdf(doc: RichTextNode, options: { title?: string } = {}): Promise<Buffer> {
+/** What a print may set of the page (a subset of playwright-core's `page.pdf` options). */
+export interface PrintOptions {
+  format?: 'A4' | 'Letter';
+  width?: string;
+  height?: string;
+  margin?: { top?: string; right?: string; bottom?: string; left?: string };
+  /** A tagged (accessible) PDF. */
+  tagged?: boolean;
+  /** The PDF's outline (bookmarks) from the page's headings. */
+  outline?: boolean;
+}
+
+/** How long the shared browser stays open after its last print. */
+const IDLE_MS = 30_000;
+/** Prints at once per process; further ones wait their turn (each page holds tens of MB). */
+const MAX_PRINTS = 2;
+
+type Browser = import('playwright-core').Browser;
+interface Printer {
+  browser: Promise<Browser>;
+  busy: number;
+  idle?: ReturnType<typeof setTimeout>;
+}
+let printer: Printer | null = null;
+const waiting: Array<() => void> = [];
+
+/** The executable, or the 503 saying what to set. */
+function requireChromium(): string {
   const executablePath = chromiumExecutable();
-  if (!executablePath) {
-    throw new UnavailableError(
-      process.env.CHROMIUM_PATH
-        ? `PDF export needs Chromium: CHROMIUM_PATH (${process.env.CHROMIUM_PATH}) is not a file`
-        : `PDF export needs Chromium: install it (${CANDIDATES.join(' or ')}) or set CHROMIUM_PATH to its executable`,
-    );
+  if (executablePath) return executablePath;
+  throw new UnavailableError(
+    process.env.CHROMIUM_PATH
+      ? `PDF export needs Chromium: CHROMIUM_PATH (${process.env.CHROMIUM_PATH}) is not a file`
+      : `PDF export needs Chromium: install it (${CANDIDATES.join(' or ')}) or set CHROMIUM_PATH to its executable`,
+  );
+}
+
+/** The process's browser: launched on the first print, shared by later ones, closed when idle. */
+function openPrinter(executablePath: string): Printer {
+  if (printer) {
+    clearTimeout(printer.idle);
+    printer.idle = undefined;
+    return printer;
   }
-  const { chromium } = await loadPeer('playwright-core', 'richTextToPdf', () => import('playwright-core'));
-  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  const opened: Printer = {
+    busy: 0,
+    browser: loadPeer('playwright-core', 'PDF export', () => import('playwright-core')).then(async ({ chromium }) => {
+      const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+      // A crashed or killed browser is forgotten: the next print launches another.
+      browser.on('disconnected', () => {
+        if (printer === opened) printer = null;
+      });
+      return browser;
+    }),
+  };
+  // A launch that failed is not kept: the next print tries again (and reports its own failure).
+  opened.browser.catch(() => {
+    if (printer === opened) printer = null;
+  });
+  printer = opened;
+  return opened;
+}
+
+function release(used: Printer): void {
+  used.busy -= 1;
+  waiting.shift()?.();
+  if (used.busy > 0 || printer !== used) return;
+  used.idle = setTimeout(() => {
+    if (printer === used && used.busy === 0) {
+      printer = null;
+      void used.browser.then((browser) => browser.close()).catch(() => undefined);
+    }
+  }, IDLE_MS);
+  used.idle.unref();
+}
+
+/**
+ * An HTML page printed to PDF by Chromium. One browser serves the process (launched on the first
+ * print, closed 30 s after the last), each print in its own context: offline, without scripts,
+ * closed after; at most two at once. 503 (UnavailableError) when no Chromium is found.
+ */
+export async function printHtmlToPdf(html: string, options: PrintOptions = {}): Promise<Buffer> {
+  const executablePath = requireChromium();
+  while (printer && printer.busy >= MAX_PRINTS) await new Promise<void>((resolve) => waiting.push(resolve));
+  const used = openPrinter(executablePath);
+  used.busy += 1;
   try {
-    const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
-    const page = await context.newPage();
-    await page.setContent(richTextPrintPage(doc, options.title ?? ''), { waitUntil: 'load' });
-    return await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true, tagged: true, outline: true });
+    const context = await (await used.browser).newContext({ javaScriptEnabled: false, offline: true });
+    try {
+      const page = await context.newPage();
+      await page.setContent(html, { waitUntil: 'load' });
+      return await page.pdf({ printBackground: true, preferCSSPageSize: true, ...options });
+    } finally {
+      await context.close().catch(() => undefined);
+    }
   } finally {
-    await browser.close();
+    release(used);
   }
+}
+
+/**
+ * Closes the shared browser unless a print is under way (that one's idle timer closes it): its
+ * pipe would otherwise keep a stopping process alive for the idle delay. The runtime calls this
+ * when it stops.
+ */
+export async function closeIdlePrinter(): Promise<void> {
+  const open = printer;
+  if (!open || open.busy > 0) return;
+  printer = null;
+  clearTimeout(open.idle);
+  await open.browser.then((browser) => browser.close()).catch(() => undefined);
+}
+
+/** A document as a PDF (A4), its title the file's title; 503 (UnavailableError) when no Chromium is found. */
+export function richTextToPdf(doc: RichTextNode, options: { title?: string } = {}): Promise<Buffer> {
+  return printHtmlToPdf(richTextPrintPage(doc, options.title ?? ''), { format: 'A4', tagged: true, outline: true });
 }
