@@ -99,21 +99,7 @@ test.serial('findAndCountAll sends one prepared statement: the page with the cou
   await ws.install('notes', { access_policy: 'everyone' });
   for (const title of ['kept', 'other', 'kept', 'kept', 'other']) await call('POST', '/notes', ws.owner.headers(), { title });
   await call('POST', '/notes', acme.owner.headers(), { title: 'kept' });
-  // The statements on the notes table: by their text on PostgreSQL (named statements carry it),
-  // on the embedded database as the EXECUTE of a name PREPAREd with that text.
-  const sent: string[] = [];
-  const prepared = new Map<string, string>();
-  const original = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const config = args[0] as string | { text: string; name?: string };
-    const text = typeof config === 'string' ? config : config.text;
-    const preparing = /^PREPARE (\w+) AS ([\s\S]*)$/.exec(text);
-    if (preparing) prepared.set(preparing[1], preparing[2]);
-    const executing = /^EXECUTE (\w+)\(/.exec(text);
-    const statement = executing ? (prepared.get(executing[1]) ?? '') : preparing ? '' : text;
-    if (statement.includes('"app_notes"."notes"')) sent.push(statement);
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
+  const { sent, restore } = notesStatements();
   try {
     const first = body(await call('GET', '/notes?title=kept&per_page=2', ws.owner.headers()));
     t.deepEqual(first.pagination, { page: 1, per_page: 2, total: 3, pages: 2 });
@@ -132,9 +118,57 @@ test.serial('findAndCountAll sends one prepared statement: the page with the cou
     const none = body(await call('GET', '/notes?title=absent', ws.owner.headers()));
     t.deepEqual(none.pagination, { page: 1, per_page: 25, total: 0, pages: 0 });
   } finally {
-    pg.Client.prototype.query = original;
+    restore();
   }
 });
+
+test.serial('update sends one prepared UPDATE, within the workspace, stamping updated_at', async (t) => {
+  const ws = await TestWorkspace.create(env, 'updated');
+  await ws.install('notes', { access_policy: 'everyone' });
+  const mine = body(await call('POST', '/notes', ws.owner.headers(), { title: 'before' })).data.id as string;
+  const theirs = body(await call('POST', '/notes', acme.owner.headers(), { title: 'untouched' })).data.id as string;
+  const stamp = async (id: string) => (await env.runtime.db.sequelize.query<{ title: string; updated_at: Date }>('SELECT title, updated_at FROM app_notes.notes WHERE id = :id', { replacements: { id }, type: QueryTypes.SELECT }))[0];
+  const was = await stamp(mine);
+  const { sent, restore } = notesStatements();
+  try {
+    const answer = await call('PUT', `/notes/${mine}`, ws.owner.headers(), { title: 'after' });
+    t.is(answer.statusCode, 200);
+    t.is(body(answer).data.title, 'after');
+    const updates = sent.filter((text) => text.startsWith('UPDATE'));
+    t.deepEqual(updates, [`UPDATE "app_notes"."notes" AS "app_notes.notes" SET "title" = $1, "updated_at" = $2 WHERE ("app_notes.notes"."workspace_id" = $3 AND "app_notes.notes"."id" = $4)`]);
+    t.is(sent.length, 2, 'the update, then the read of the answer');
+    const now = await stamp(mine);
+    t.is(now.title, 'after');
+    t.true(now.updated_at.getTime() > was.updated_at.getTime(), 'updated_at moved');
+    // Another workspace's note by its id: the same statement changes nothing.
+    const attempt = await call('PUT', `/notes/${theirs}`, ws.owner.headers(), { title: 'taken' });
+    t.deepEqual([attempt.statusCode, body(attempt).data], [200, null]);
+    t.is((await stamp(theirs)).title, 'untouched');
+  } finally {
+    restore();
+  }
+});
+
+/**
+ * The statements sent on the notes table: by their text on PostgreSQL (named statements carry
+ * it), on the embedded database as the EXECUTE of a name PREPAREd with that text.
+ */
+function notesStatements(): { sent: string[]; restore: () => void } {
+  const sent: string[] = [];
+  const prepared = new Map<string, string>();
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as string | { text: string; name?: string };
+    const text = typeof config === 'string' ? config : config.text;
+    const preparing = /^PREPARE (\w+) AS ([\s\S]*)$/.exec(text);
+    if (preparing) prepared.set(preparing[1], preparing[2]);
+    const executing = /^EXECUTE (\w+)\(/.exec(text);
+    const statement = executing ? (prepared.get(executing[1]) ?? '') : preparing ? '' : text;
+    if (statement.includes('"app_notes"."notes"')) sent.push(statement);
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  return { sent, restore: () => (pg.Client.prototype.query = original) };
+}
 
 test('collections from ctx.respond follow the envelope and pagination', async (t) => {
   const ws = await TestWorkspace.create(env, 'pages');

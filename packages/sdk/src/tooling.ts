@@ -5,6 +5,7 @@
  */
 export * from './manifest/index.js';
 export { codeFacts, isAppDefinition } from './app/define-app.js';
+export { READ_AS_NUMBER } from './app/columns.js';
 export {
   DISTRIBUTED_SCHEMAS,
   checkDistribution,

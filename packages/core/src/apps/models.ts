@@ -1,7 +1,7 @@
 import { DataTypes, literal, Op, QueryTypes, type Model, type ModelStatic, type Sequelize } from 'sequelize';
 import { compileSql, isSqlFragment, isUuid, type CountByOptions, type DescendantsOptions, type IncludeRelation, type ModelDeclaration, type ModelRelation, type ReadOptions, type ScopedModel, type SqlFragment } from '@wpk/sdk';
 import { assertUuidValues, FastQuery, scopeToWorkspace, uuidColumns } from '../db/index.js';
-import { PreparedCreates, PreparedReads, TOTAL_COLUMN } from './prepared-reads.js';
+import { numberColumnsOf, PreparedCreates, PreparedReads, readsAsNumber, TOTAL_COLUMN, withNumbers } from './prepared-reads.js';
 import type { WorkGate } from '../server/index.js';
 import type { LoadedApp } from './loader.js';
 
@@ -125,13 +125,14 @@ function preparedOf(model: ModelStatic<Model>): PreparedReads | null {
 function readsPlain(model: ModelStatic<Model>): boolean {
   let plain = readsPlainOf.get(model);
   if (plain === undefined) {
-    plain = Object.values(model.getAttributes()).every((attribute) => !attribute.get && !(attribute.type instanceof DataTypes.VIRTUAL));
+    plain = Object.values(model.getAttributes()).every((attribute) => (!attribute.get || readsAsNumber(attribute)) && !(attribute.type instanceof DataTypes.VIRTUAL));
     readsPlainOf.set(model, plain);
   }
   return plain;
 }
 
 const readsPlainOf = new WeakMap<ModelStatic<Model>, boolean>();
+
 
 /** A read whose where or order is an `sql` fragment. */
 type SqlRead = { where?: unknown; order?: unknown; limit?: number; offset?: number; attributes?: unknown; [option: string]: unknown };
@@ -181,7 +182,7 @@ export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string,
     count: (options) => gate.read(() => (isSqlFragment(options?.where) ? plain.countBySql(options as SqlRead) : plain.scoped.count(options as never))),
     create: (values) => gate.write(() => plain.create(values)),
     upsert: (values, options) => gate.write(async () => plainOf(await plain.scoped.upsert(values as never, options as { conflictFields: string[]; update?: string[] }))!),
-    update: (values, options) => gate.write(() => plain.scoped.update(values as never, options as never)),
+    update: (values, options) => gate.write(() => plain.update(values, options)),
     destroy: (options) => gate.write(() => plain.scoped.destroy(options as never)),
     countBy: (options) => gate.read(() => plain.countBy(options)),
     descendants: (options) => gate.read(() => plain.descendants(options)),
@@ -194,6 +195,8 @@ class PlainModel {
   private readonly uuids: ReadonlySet<string>;
   private readonly plainReads: boolean;
   private readonly prepared: PreparedReads | null;
+  /** BIGINT columns read as numbers: plain reads convert them (their getter is not run). */
+  private readonly numbers: string[];
 
   constructor(
     private readonly model: ModelStatic<Model>,
@@ -203,6 +206,7 @@ class PlainModel {
     this.uuids = uuidColumns(model);
     this.plainReads = readsPlain(model);
     this.prepared = this.plainReads ? preparedOf(model) : null;
+    this.numbers = numberColumnsOf(model);
   }
 
   private raw(options: PlainReadOptions | undefined): boolean {
@@ -216,14 +220,14 @@ class PlainModel {
 
   async findAll(options: PlainReadOptions | undefined): Promise<Record<string, unknown>[]> {
     if (!this.raw(options)) return (await this.scoped.findAll(options as never)).map((row) => plainOf(row)!);
-    return (await this.preparedRows(options)) ?? ((await this.scoped.findAll({ ...(options as object), raw: true })) as unknown as Record<string, unknown>[]);
+    return withNumbers((await this.preparedRows(options)) ?? ((await this.scoped.findAll({ ...(options as object), raw: true })) as unknown as Record<string, unknown>[]), this.numbers);
   }
 
   async findOne(options: PlainReadOptions | undefined): Promise<Record<string, unknown> | null> {
     if (!this.raw(options)) return plainOf(await this.scoped.findOne(options as never));
     const rows = await this.preparedRows({ ...(options as object), limit: 1 });
-    if (rows) return rows[0] ?? null;
-    return ((await this.scoped.findOne({ ...(options as object), raw: true })) as unknown as Record<string, unknown> | null) ?? null;
+    const row = rows ? (rows[0] ?? null) : (((await this.scoped.findOne({ ...(options as object), raw: true })) as unknown as Record<string, unknown> | null) ?? null);
+    return withNumbers([row], this.numbers)[0];
   }
 
   async findById(id: unknown, read: PlainReadOptions | undefined): Promise<Record<string, unknown> | null> {
@@ -252,7 +256,7 @@ class PlainModel {
     const count = Number(rows[0][TOTAL]);
     // A copy without the total, not `delete`: a deleted property turns the row into a slow
     // dictionary for every later read and for JSON.stringify.
-    return { rows: rows.map(({ [TOTAL]: _total, ...row }) => row), count };
+    return { rows: withNumbers(rows.map(({ [TOTAL]: _total, ...row }) => row), this.numbers), count };
   }
 
   /** See the SDK's `ScopedModel.descendants`: one recursive query, the workspace named in both of its halves. */
@@ -364,6 +368,21 @@ class PlainModel {
       if (created) return created;
     }
     return plainOf(await this.scoped.create(values as never))!;
+  }
+
+  /** `update` as one prepared statement where its values and condition allow (PreparedReads.update), else through Sequelize. */
+  async update(values: unknown, options: unknown): Promise<number> {
+    const creates = createsOf(this.model);
+    if (creates && values && typeof values === 'object' && options && typeof options === 'object') {
+      assertUuidValues(values as Record<string, unknown>, this.uuids);
+      const set = creates.setOf(values as Record<string, unknown>);
+      const reads = set && preparedOf(this.model);
+      if (set && reads) {
+        const changed = await reads.update(set, this.scoped.scopedOptions({ ...(options as object) }) as Record<string, unknown>);
+        if (changed !== null) return changed;
+      }
+    }
+    return this.scoped.update(values as never, options as never);
   }
 }
 

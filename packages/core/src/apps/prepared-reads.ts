@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataTypes, literal, Op, UniqueConstraintError, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+import { READ_AS_NUMBER } from '@wpk/sdk/tooling';
 import { statement, type FastQuery, type Statement } from '../db/index.js';
 
 /**
@@ -67,6 +68,75 @@ const TOTAL_SLOT = '__wpk_total_subquery__';
 
 const READ_OPTIONS = new Set(['where', 'attributes', 'order', 'limit', 'offset']);
 const PLACEHOLDER = /'__wpk_p(\d+)__'/g;
+
+/** Hands out placeholders in walk order: a value becomes `'__wpk_p<n>__'`. */
+class Marks {
+  count = 0;
+  next = (): string => `__wpk_p${this.count++}__`;
+  /** A value with each primitive in it replaced by the next placeholder (null kept). */
+  mark = (value: unknown): unknown => {
+    if (value === null) return null;
+    if (isPrimitive(value)) return this.next();
+    if (Array.isArray(value)) return value.map(this.mark);
+    if (typeof value === 'object') {
+      const copy: Record<string | symbol, unknown> = {};
+      for (const symbol of Object.getOwnPropertySymbols(value)) copy[symbol] = this.mark((value as Record<symbol, unknown>)[symbol]);
+      for (const [key, inner] of Object.entries(value)) copy[key] = this.mark(inner);
+      return copy;
+    }
+    return value;
+  };
+}
+
+/**
+ * Each placeholder of `sql` becomes one parameter `$n` (n from `offset + 1`), however often the
+ * text names it (a page's count repeats its conditions). `order` gives, per parameter, the index
+ * of its value. Null when a placeholder is left over (Sequelize rewrote one).
+ */
+function numberPlaceholders(sql: string, offset: number): { text: string; order: number[] } | null {
+  const order: number[] = [];
+  const numbers = new Map<number, number>();
+  const text = sql.replace(PLACEHOLDER, (_, position: string) => {
+    const at = Number(position);
+    let number = numbers.get(at);
+    if (number === undefined) {
+      order.push(at);
+      number = offset + order.length;
+      numbers.set(at, number);
+    }
+    return `$${number}`;
+  });
+  return text.includes('__wpk_p') ? null : { text, order };
+}
+
+/** Whether an attribute's getter is the SDK's BIGINT-as-number one (then a plain read converts the value itself). */
+export const readsAsNumber = (attribute: object): boolean => (attribute as Record<string, unknown>)[READ_AS_NUMBER] === true;
+
+/** The attributes a plain row must convert to numbers (BIGINT read as a number; see the SDK's `column.bigint`). */
+export function numberColumnsOf(model: ModelStatic<Model>): string[] {
+  return Object.entries(model.getAttributes())
+    .filter(([, attribute]) => readsAsNumber(attribute))
+    .map(([name]) => name);
+}
+
+/** Plain rows with `columns` converted as their getters would (null kept); the rows themselves, changed in place. */
+export function withNumbers<R extends Record<string, unknown> | null>(rows: R[], columns: readonly string[]): R[] {
+  if (columns.length === 0) return rows;
+  for (const row of rows) {
+    if (!row) continue;
+    for (const column of columns) {
+      const value = row[column];
+      if (value !== null && value !== undefined && typeof value !== 'number') (row as Record<string, unknown>)[column] = Number(value);
+    }
+  }
+  return rows;
+}
+
+/** The SET of a prepared update: attribute names and the values sent for them, in order. */
+export interface UpdateSet {
+  attributes: string[];
+  values: unknown[];
+}
 
 const isPrimitive = (value: unknown) => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value instanceof Date;
 
@@ -182,23 +252,11 @@ export class PreparedReads {
     // Sequelize formats a date column's value itself (a placeholder would reach moment.js as a
     // date it cannot read): such reads keep going through Sequelize.
     if (options.where !== undefined && this.comparesDates(options.where)) return null;
-    let index = 0;
-    const placeholders = (value: unknown): unknown => {
-      if (value === null) return null;
-      if (isPrimitive(value)) return `__wpk_p${index++}__`;
-      if (Array.isArray(value)) return value.map(placeholders);
-      if (typeof value === 'object') {
-        const copy: Record<string | symbol, unknown> = {};
-        for (const symbol of Object.getOwnPropertySymbols(value)) copy[symbol] = placeholders((value as Record<symbol, unknown>)[symbol]);
-        for (const [key, inner] of Object.entries(value)) copy[key] = placeholders(inner);
-        return copy;
-      }
-      return value;
-    };
+    const marks = new Marks();
     // Op.and / Op.or hold arrays of conditions: walked in the same order as whereShape.
-    const where = options.where === undefined ? undefined : this.placeholdersWhere(options.where, placeholders);
+    const where = options.where === undefined ? undefined : this.placeholdersWhere(options.where, marks.mark);
     const limitIndex: Record<string, string> = {};
-    for (const name of ['limit', 'offset'] as const) if (typeof options[name] === 'number') limitIndex[name] = `__wpk_p${index++}__`;
+    for (const name of ['limit', 'offset'] as const) if (typeof options[name] === 'number') limitIndex[name] = marks.next();
     let sql = await this.captured(() =>
       this.model.findAll({
         ...options,
@@ -209,7 +267,7 @@ export class PreparedReads {
         [CAPTURE]: true,
       } as never),
     );
-    if (sql === null || index !== shape.values.length) return null;
+    if (sql === null || marks.count !== shape.values.length) return null;
     if (withTotal) {
       // The count of every matching row as an uncorrelated scalar subquery: PostgreSQL runs it
       // once (an InitPlan, by an index-only scan where an index covers the filter), and the page
@@ -220,22 +278,51 @@ export class PreparedReads {
       if (count === null || sql.split(TOTAL_SLOT).length !== 2) return null;
       sql = sql.replace(TOTAL_SLOT, `(${count})`);
     }
-    // Each placeholder becomes one parameter, however often the text names it (the count repeats
-    // the page's conditions).
-    const order: number[] = [];
-    const numbers = new Map<number, number>();
-    const text = sql.replace(PLACEHOLDER, (_, position: string) => {
-      const at = Number(position);
-      let number = numbers.get(at);
-      if (number === undefined) {
-        order.push(at);
-        number = order.length;
-        numbers.set(at, number);
-      }
-      return `$${number}`;
-    });
-    if (order.length !== shape.values.length || text.includes('__wpk_p') || text.includes(TOTAL_SLOT)) return null;
-    return { statement: statement(text), order };
+    const numbered = numberPlaceholders(sql, 0);
+    if (!numbered || numbered.order.length !== shape.values.length || numbered.text.includes(TOTAL_SLOT)) return null;
+    return { statement: statement(numbered.text), order: numbered.order };
+  }
+
+  /**
+   * `update(values, options)` as one prepared `UPDATE … SET … WHERE …`: `set` holds the columns
+   * and the values to send (PreparedCreates.setOf), `options` the tenant-scoped options. The
+   * condition is compiled as a read's (the same shapes, the same SQL as `findAll` writes for it).
+   * Returns the number of rows changed, or null when the options are not a condition this
+   * prepares (then Sequelize updates).
+   */
+  async update(set: UpdateSet, options: Record<string, unknown>): Promise<number | null> {
+    for (const key of Object.keys(options)) if (key !== 'where' && options[key] !== undefined) return null;
+    if (Object.getOwnPropertySymbols(options).length > 0 || options.where === undefined) return null;
+    const values: unknown[] = [];
+    const where = this.whereShape(options.where, values);
+    if (where === null) return null;
+    const key = `u:${set.attributes.join(',')}|w:${where}`;
+    let compiled = this.compiled.get(key);
+    if (compiled === undefined) {
+      compiled = await this.compileUpdate(set, options.where, values.length);
+      this.compiled.set(key, compiled);
+    }
+    if (!compiled) return null;
+    const parameters = set.values.slice();
+    for (const index of compiled.order) parameters.push(values[index]);
+    return this.fast.changed(compiled.statement, parameters);
+  }
+
+  private async compileUpdate(set: UpdateSet, where: unknown, valueCount: number): Promise<CompiledRead | null> {
+    if (this.comparesDates(where)) return null;
+    const marks = new Marks();
+    const marked = this.placeholdersWhere(where, marks.mark);
+    const [first] = Object.keys(this.model.getAttributes());
+    const sql = await this.captured(() => this.model.findAll({ where: marked, attributes: [first], raw: true, [CAPTURE]: true } as never));
+    // `SELECT "a" FROM "schema"."table" AS "alias" WHERE …`: the table with its alias (the
+    // condition names columns through it) and the condition.
+    const parts = sql === null ? null : /^SELECT .+? FROM (.+?) WHERE (.+)$/s.exec(sql);
+    if (!parts || marks.count !== valueCount) return null;
+    const attributes = this.model.getAttributes() as Record<string, { field?: string }>;
+    const assignments = set.attributes.map((name, index) => `${quote(attributes[name].field ?? name)} = $${index + 1}`);
+    const numbered = numberPlaceholders(parts[2], set.attributes.length);
+    if (!numbered || numbered.order.length !== valueCount) return null;
+    return { statement: statement(`UPDATE ${parts[1]} SET ${assignments.join(', ')} WHERE ${numbered.text}`), order: numbered.order };
   }
 
   /** The SQL a read hands to `sequelize.query` (it carries CAPTURE, so nothing is sent), or null when it fails before that. */
@@ -299,6 +386,9 @@ export class PreparedCreates {
   private readonly table: string;
   private readonly returning: string;
   private readonly timestamps: string[];
+  /** BIGINT columns read as numbers: the created row converts them. */
+  private readonly numbers: string[];
+  private readonly updatedAt: string | undefined;
 
   constructor(
     private readonly model: ModelStatic<Model>,
@@ -311,7 +401,7 @@ export class PreparedCreates {
       value === undefined || value === null || typeof value !== 'object' || value instanceof DataTypes.NOW || value instanceof DataTypes.UUIDV4 || Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype;
     this.usable =
       Object.keys(hooks).length === 0 &&
-      definitions.every((attribute) => !attribute.get && !attribute.set && !attribute.validate && !(attribute.type instanceof DataTypes.VIRTUAL) && plainDefault(attribute.defaultValue));
+      definitions.every((attribute) => (!attribute.get || readsAsNumber(attribute)) && !attribute.set && !attribute.validate && !(attribute.type instanceof DataTypes.VIRTUAL) && plainDefault(attribute.defaultValue));
     const name = model.getTableName() as unknown as { schema?: string; tableName: string } | string;
     this.table = typeof name === 'string' ? quote(name) : `${name.schema ? `${quote(name.schema)}.` : ''}${quote(name.tableName)}`;
     this.returning = Object.entries(this.attributes)
@@ -319,6 +409,8 @@ export class PreparedCreates {
       .join(', ');
     const stamps = (model as unknown as { _timestampAttributes: { createdAt?: string; updatedAt?: string } })._timestampAttributes ?? {};
     this.timestamps = [stamps.createdAt, stamps.updatedAt].filter((stamp): stamp is string => typeof stamp === 'string');
+    this.numbers = numberColumnsOf(model);
+    this.updatedAt = stamps.updatedAt;
   }
 
   /** The created row, or null when this create must go through Sequelize. */
@@ -342,11 +434,9 @@ export class PreparedCreates {
     }
     const columns = Object.keys(row);
     for (const column of columns) {
-      const type = this.attributes[column].type;
-      const value = row[column];
-      const textual = type instanceof DataTypes.STRING || type instanceof DataTypes.TEXT || type instanceof DataTypes.CITEXT || type instanceof DataTypes.UUID;
-      if (textual && value !== null && typeof value === 'object') return null; // Sequelize's "string violation"
-      if ((type instanceof DataTypes.JSON || type instanceof DataTypes.JSONB) && value !== null) row[column] = JSON.stringify(value);
+      const sent = columnValue(this.attributes[column], row[column]);
+      if (sent === REFUSED) return null;
+      row[column] = sent;
     }
     const key = columns.join(',');
     let prepared = this.statements.get(key);
@@ -357,11 +447,61 @@ export class PreparedCreates {
     }
     try {
       const [created] = await this.fast.rows<Record<string, unknown>>(prepared, columns.map((column) => row[column]));
-      return created;
+      return withNumbers([created], this.numbers)[0];
     } catch (error) {
       throw asSequelizeError(error as Error & { code?: string; detail?: string; constraint?: string });
     }
   }
+
+  /**
+   * The SET of `update(values)` as Sequelize's bulk update writes it: the given columns (undefined
+   * ones left out) and the model's `updatedAt` stamp set to now. Null when the update must go
+   * through Sequelize: a model this does not prepare, a key that is no attribute (Sequelize ignores
+   * it), `workspace_id`, a null for a column that allows none (its notNull violation), a value
+   * `columnValue` refuses.
+   */
+  setOf(values: Record<string, unknown>): UpdateSet | null {
+    if (!this.usable) return null;
+    const set: UpdateSet = { attributes: [], values: [] };
+    const updatedAt = this.updatedAt;
+    for (const [key, value] of Object.entries(values)) {
+      if (value === undefined || key === updatedAt) continue;
+      const definition = this.attributes[key];
+      if (!definition || key === 'workspace_id' || (value === null && definition.allowNull === false)) return null;
+      const sent = columnValue(definition, value);
+      if (sent === REFUSED) return null;
+      set.attributes.push(key);
+      set.values.push(sent);
+    }
+    if (updatedAt) {
+      set.attributes.push(updatedAt);
+      set.values.push(new Date());
+    }
+    return set.attributes.length > 0 ? set : null;
+  }
+}
+
+/** A value Sequelize must judge: the write goes through it, so its errors stay its own. */
+const REFUSED = Symbol('refused');
+
+/**
+ * A column's value as a prepared write sends it: JSON serialised for JSON columns, other values as
+ * pg sends them. REFUSED where Sequelize would refuse the value or write it differently: an object
+ * for a text column ("string violation"), a value outside an ENUM, a Date for a DATEONLY column
+ * (Sequelize writes the day in its own time zone), anything but a plain value for other columns
+ * (Sequelize's `fn`, `col` and `literal` among them).
+ */
+function columnValue(definition: AttributeDefinition, value: unknown): unknown {
+  if (value === null) return null;
+  const type = definition.type;
+  if (type instanceof DataTypes.JSON || type instanceof DataTypes.JSONB) return JSON.stringify(value);
+  if (type instanceof DataTypes.ENUM) return (type as unknown as { values: unknown[] }).values.includes(value) ? value : REFUSED;
+  if (type instanceof DataTypes.DATEONLY && value instanceof Date) return REFUSED;
+  if (isPrimitive(value) || Buffer.isBuffer(value)) return value;
+  if (Array.isArray(value) && !(type instanceof DataTypes.STRING || type instanceof DataTypes.TEXT || type instanceof DataTypes.CITEXT || type instanceof DataTypes.UUID)) {
+    return value.every((item) => item === null || isPrimitive(item)) ? value : REFUSED;
+  }
+  return REFUSED;
 }
 
 /** A unique violation as Sequelize reports it (UniqueConstraintError with the fields), anything else as it is. */

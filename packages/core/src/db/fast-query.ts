@@ -18,8 +18,18 @@ interface PgClient {
  * without copying a config object and wrapping a promise of its own for every statement.
  */
 function send<T>(connection: PgClient, text: string, values: unknown[], name?: string): Promise<T[]> {
-  return new Promise<T[]>((resolve, reject) => {
-    const query = new pg.Query(text, values, (error: Error | undefined, result: { rows: unknown[] }) => (error ? reject(error) : resolve(result.rows as T[])));
+  return sendFor(connection, text, values, name, (result) => result.rows as T[]);
+}
+
+/** What a statement answered: its rows, and the count its command tag gives (rows updated or deleted). */
+interface StatementResult {
+  rows: unknown[];
+  rowCount: number | null;
+}
+
+function sendFor<R>(connection: PgClient, text: string, values: unknown[], name: string | undefined, take: (result: StatementResult) => R): Promise<R> {
+  return new Promise<R>((resolve, reject) => {
+    const query = new pg.Query(text, values, (error: Error | undefined, result: StatementResult) => (error ? reject(error) : resolve(take(result))));
     // Named after construction: a name in the constructor's config would have pg copy the config.
     if (name !== undefined) (query as unknown as { name: string }).name = name;
     connection.query(query);
@@ -88,13 +98,23 @@ export class FastQuery {
    * Runs `statement` with `values` and returns its rows. Inside a transaction (given, or ambient)
    * it runs on the transaction's connection; otherwise on a pool connection, released after.
    */
-  async rows<T>(statement: Statement, values: unknown[], transaction?: Transaction | null): Promise<T[]> {
+  rows<T>(statement: Statement, values: unknown[], transaction?: Transaction | null): Promise<T[]> {
+    return this.on(transaction, (connection) => this.run(connection, statement, values, (result) => result.rows as T[]));
+  }
+
+  /** Runs `statement` (an UPDATE or DELETE) as `rows` does and returns how many rows it changed. */
+  changed(statement: Statement, values: unknown[], transaction?: Transaction | null): Promise<number> {
+    return this.on(transaction, (connection) => this.run(connection, statement, values, (result) => result.rowCount ?? 0));
+  }
+
+  /** Runs `work` on the transaction's connection (given, or ambient), else on a pool connection released after. */
+  private async on<R>(transaction: Transaction | null | undefined, work: (connection: PgClient) => Promise<R>): Promise<R> {
     const open = this.transactionOf(transaction);
     const joined = open ? (open as unknown as { connection?: PgClient }).connection : undefined;
-    if (joined) return this.run<T>(joined, statement, values);
+    if (joined) return work(joined);
     const connection = await this.acquire();
     try {
-      return await this.run<T>(connection, statement, values);
+      return await work(connection);
     } finally {
       this.manager.releaseConnection(connection);
     }
@@ -114,18 +134,18 @@ export class FastQuery {
     });
   }
 
-  private async run<T>(connection: PgClient, statement: Statement, values: unknown[]): Promise<T[]> {
-    if (this.named) return send<T>(connection, statement.text, values, statement.name);
+  private async run<R>(connection: PgClient, statement: Statement, values: unknown[], take: (result: StatementResult) => R): Promise<R> {
+    if (this.named) return sendFor(connection, statement.text, values, statement.name, take);
     if (!this.sessionPrepared.has(statement.name)) await this.prepareInSession(connection, statement);
     const execute = `EXECUTE ${statement.name}(${values.map(literal).join(', ')})`;
     try {
-      return await send<T>(connection, execute, []);
+      return await sendFor(connection, execute, [], undefined, take);
     } catch (error) {
       // 26000: the session lost it (DEALLOCATE ALL, a new session): prepare again, once.
       if ((error as { code?: string }).code !== '26000') throw error;
       this.sessionPrepared.delete(statement.name);
       await this.prepareInSession(connection, statement);
-      return send<T>(connection, execute, []);
+      return sendFor(connection, execute, [], undefined, take);
     }
   }
 

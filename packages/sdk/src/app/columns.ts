@@ -1,5 +1,8 @@
 import { DataTypes, type DataType, type ModelAttributeColumnOptions } from 'sequelize';
 
+/** The attribute option marking a BIGINT read as a number (the getter's conversion, known to the runtime). */
+export const READ_AS_NUMBER = 'wpkReadAsNumber';
+
 /** What a column builder has been told so far (the column's options before it has a name). */
 interface ColumnSpec {
   readonly type: DataType;
@@ -64,6 +67,9 @@ export class Column<T> {
         const value = this.getDataValue(name);
         return value === null || value === undefined ? value : Number(value);
       };
+      // Says what the getter does, so the runtime's plain reads and prepared writes convert the
+      // value themselves instead of building an instance for it.
+      (options as unknown as Record<string, unknown>)[READ_AS_NUMBER] = true;
     }
     return options;
   }
