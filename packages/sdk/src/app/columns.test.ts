@@ -30,7 +30,7 @@ const keys = defineModel('keys', { kind: column.string(10).primaryKey(), value: 
 const keysWithIndex = defineModel('keys2', { kind: column.string(10).primaryKey() }, { indexes: [{ fields: ['kind'] }] });
 
 test('each builder gives the column options a hand-written column map gives', (t) => {
-  const { get: seqGet, ...seq } = chats.columns.seq as { get: () => unknown };
+  const { get: seqGet, wpkReadAsNumber, ...seq } = chats.columns.seq as { get: () => unknown; wpkReadAsNumber: unknown };
   t.deepEqual(
     { ...chats.columns, seq },
     {
@@ -55,6 +55,8 @@ test('each builder gives the column options a hand-written column map gives', (t
     },
   );
   t.is(typeof seqGet, 'function');
+  t.is(wpkReadAsNumber, true, 'the getter is marked for the runtime, which converts plain rows itself');
+  t.false('wpkReadAsNumber' in (chats.columns.size as object), 'raw mode has no getter and no mark');
   t.deepEqual(keys.columns, { kind: { type: DataTypes.STRING(10), primaryKey: true }, value: { type: DataTypes.STRING(320), primaryKey: true } });
   t.deepEqual(keys.options, { timestamps: false });
   t.deepEqual(keysWithIndex.options, { indexes: [{ fields: ['kind'] }] });
