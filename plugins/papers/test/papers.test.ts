@@ -229,6 +229,33 @@ test.serial('comment threads anchored by Yjs relative positions follow the text;
   t.deepEqual((await bob.get(`/papers/${id}/comments`)).body.data, [], 'the thread went with its replies');
 });
 
+test.serial('comment mentions: a comment (or an edit adding one) tells each member it mentions who may open the paper, once; not the author, not for a kept mention, never for a refusal', async (t) => {
+  const id = await newPaper(ann, 'Comment mentions', doc('Text'));
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'comment' }, { principal_type: 'member', principal_id: cay.id, level: 'view' }] });
+  const told = (who: TestMember, by: TestMember, commentId: string, preview: string) => ({ action: 'core.member.mentioned', payload: { source: 'papers', mentioned_mrn: who.mrn, mentioner_mrn: by.mrn, resource_mrn: `mrn:papers:comment:${commentId}`, link: `/papers/${id}?comment=${commentId}`, preview } });
+  const commented = (commentId: string, threadId: string, by: TestMember) => ({ action: 'core.papers.paper.commented', payload: { paper_id: id, comment_id: commentId, thread_id: threadId, author_mrn: by.mrn } });
+  world.takeEvents();
+
+  // bob mentions ann (the owner), cay (view), himself and reader (the paper is not shared with reader).
+  const thread = await bob.post(`/papers/${id}/comments`, { body: `Ask <@${ann.id}> and <@${cay.id.toUpperCase()}>, not <@${reader.id}> or <@${bob.id}>.` });
+  t.is(thread.status, 200);
+  const threadId = thread.body.data.id;
+  t.deepEqual(world.takeEvents(), [commented(threadId, threadId, bob), told(ann, bob, threadId, 'Ask @ and @, not @ or @.'), told(cay, bob, threadId, 'Ask @ and @, not @ or @.')]);
+
+  t.deepEqual((await cay.post(`/papers/${id}/comments`, { body: `Hey <@${ann.id}>` })).body, { error: 'You may not comment on this paper (it is shared with you to view)' });
+  t.deepEqual((await ann.patch(`/papers/comments/${threadId}`, { body: `Hey <@${cay.id}>` })).body, { error: 'Only its author may edit a comment' });
+  t.deepEqual(world.takeEvents(), [], 'refusals tell no one');
+
+  // An edit keeping ann and adding the workspace's owner (papers.papers.manage: told though not shared) tells only the owner.
+  t.is((await bob.patch(`/papers/comments/${threadId}`, { body: `Ask <@${ann.id}> and <@${world.owner.id}>.` })).status, 200);
+  t.deepEqual(world.takeEvents(), [told(world.owner, bob, threadId, 'Ask @ and @.')]);
+  t.is((await bob.patch(`/papers/comments/${threadId}`, { body: `Ask <@${ann.id}> and <@${world.owner.id}> today.`, resolved: true })).status, 200);
+  t.deepEqual(world.takeEvents(), [], 'an edit that keeps the mentions, and a resolution, tell no one');
+
+  const reply = await ann.post(`/papers/${id}/comments`, { body: `<@${bob.id}> done`, thread_id: threadId });
+  t.deepEqual(world.takeEvents(), [commented(reply.body.data.id, threadId, ann), told(bob, ann, reply.body.data.id, '@ done')]);
+});
+
 test.serial('versions: automatic on creation, named, diffed, restored as one live edit', async (t) => {
   const id = await newPaper(ann, 'Versions', doc('one', 'two'));
   const named = await ann.post(`/papers/${id}/versions`, { name: 'First draft' });
