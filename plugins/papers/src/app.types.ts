@@ -90,7 +90,7 @@ export interface CorePapersPaperSignatureRequestedPayload {
 }
 
 /**
- * A member was mentioned in a paper: an edit of its text (a member's update, an accepted suggestion, a restored version) added a mention of them (source papers; the same schema as every app that mentions members).
+ * A member was mentioned in a paper: an edit of its text (a member's update, an accepted suggestion, a restored version) added a mention of them, or a comment's body (new, or edited) newly names them as <@member_id> (source papers; the same schema as every app that mentions members).
  */
 export interface CoreMemberMentionedPayload {
   /**
