@@ -674,6 +674,7 @@ test.serial('large DOCX import: a Word document over the request limit goes up t
   t.is(upload.status, 200, JSON.stringify(upload.body));
   const key: string = upload.body.data.file_key;
   t.regex(key, new RegExp(`^imports/${ann.id}/[0-9a-f-]{36}$`));
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.upload.expired', payload: { file_key: key } }], 'only the upload\'s own wake-up, a day later (see the sweep\'s test)');
   t.like(upload.body.data, { max_bytes: 20 * 1024 * 1024, upload: { method: 'PUT' } });
   t.deepEqual((await ann.post('/papers/imports', { file_key: key })).body, { error: `file_key: nothing was uploaded at ${key}`, field: 'file_key' });
 
@@ -977,4 +978,44 @@ test.serial('anonymous view links: a view-only link opens the paper read-only on
   t.is((await anonymousGet(`/papers/shared/${again.body.data.token}`)).status, 200);
   t.is((await ann.delete(`/papers/links/${again.body.data.id}`)).status, 200);
   t.is((await anonymousGet(`/papers/shared/${again.body.data.token}`)).status, 404, 'withdrawn');
+});
+
+// Last: it moves the platform's clock a day and a half forward, for good.
+test.serial('abandoned import uploads: a day after its link was made, an upload never imported is deleted from storage (core.papers.upload.expired, delivered then); a fresh one and an imported one are untouched', async (t) => {
+  const clock = world.platform.clock;
+  const bytes = await docx.Packer.toBuffer(new docx.Document({ sections: [{ children: [new docx.Paragraph('Kept for later.')] }] }));
+  const stored = async (key: string) => (await world.platform.query<{ n: number }>("SELECT count(*)::int AS n FROM platform.storage_objects WHERE workspace_id = :ws AND namespace = 'papers' AND key = :key", { ws: world.workspaceId, key }))[0]!.n;
+  const upload = async () => {
+    const made = await ann.post('/papers/imports/uploads', { size_bytes: bytes.length });
+    t.is(made.status, 200);
+    t.is((await world.platform.follow(made.body.data.upload.url, { method: 'PUT', body: bytes, headers: { 'content-type': 'application/octet-stream' } })).status, 200);
+    return made.body.data.file_key as string;
+  };
+  /** Delivers what is due; answers the wake-ups delivered, each with Papers' outcome. */
+  const sweep = async () => (await world.platform.deliverDue(world.workspace)).filter((done) => done.event.action === 'core.papers.upload.expired').map((done) => [done.event.payload.file_key, done.outcomes.papers]);
+  world.takeEvents();
+
+  const made = clock.now().getTime();
+  const abandoned = await upload();
+  const imported = await upload();
+  const paper = await ann.post('/papers/imports', { file_key: imported });
+  t.is(paper.status, 200);
+  const wakeUps = world.platform.emitted('core.papers.upload.expired').map((event) => [event.payload.file_key, event.deliverAt!.getTime() - made]);
+  t.deepEqual(wakeUps.map(([key]) => key), [abandoned, imported]);
+  for (const [, delay] of wakeUps) t.true((delay as number) >= 86_400_000 && (delay as number) < 86_400_000 + 60_000, `delivered a day later (${delay} ms)`);
+  t.deepEqual(await sweep(), [], 'nothing is due yet');
+
+  clock.advance({ hours: 12 });
+  const fresh = await upload();
+  clock.advance({ hours: 12, minutes: 1 });
+  t.deepEqual(await sweep(), [[abandoned, 'handled'], [imported, 'handled']], 'the day-old wake-ups are delivered, not the fresh one');
+  t.is(await stored(abandoned), 0, 'the abandoned upload is gone');
+  t.deepEqual((await ann.post('/papers/imports', { file_key: abandoned })).body, { error: `file_key: nothing was uploaded at ${abandoned}`, field: 'file_key' });
+  t.is(await stored(fresh), 1, 'the fresh upload is kept');
+  t.like((await ann.get(`/papers/${paper.body.data.id}`)).body.data, { text: 'Kept for later.' }, 'the imported paper is untouched');
+  t.like((await ann.post('/papers/imports', { file_key: fresh, title: 'Fresh' })).body.data, { title: 'Fresh' }, 'the fresh upload still imports');
+
+  clock.advance({ hours: 12 });
+  t.deepEqual(await sweep(), [[fresh, 'handled']], 'its own wake-up finds it imported and deletes nothing');
+  t.deepEqual(world.takeEvents().filter((event) => event.action !== 'core.papers.upload.expired').map((event) => event.action), ['core.papers.paper.created', 'core.papers.paper.created'], 'the sweep emits nothing');
 });

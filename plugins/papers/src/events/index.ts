@@ -4,6 +4,7 @@ import { subscription, type AnyCtx } from '../kit.js';
 import type { Models } from '../models/index.js';
 import { departmentCopy, workerCopy } from '../services/departments.js';
 import { indexPaper } from '../services/search-documents.js';
+import { sweepImportUpload } from '../services/transfer.js';
 
 /**
  * The copies department shares read (services/departments.ts), kept from the Workers app's events:
@@ -40,7 +41,13 @@ const onDepartment = (verb: (typeof DEPARTMENT_ACTIONS)[number]) =>
     if (applied) await reindexDepartmentPapers(ctx);
   });
 
+/** `core.papers.upload.expired` {file_key}: the app's own delayed wake-up; an upload never imported is deleted. */
+const onUploadExpired = subscription('core.papers.upload.expired', async (event, ctx) => {
+  if (await sweepImportUpload(ctx, event.payload.file_key)) ctx.log.info({ action: event.action, file_key: event.payload.file_key }, 'abandoned import upload deleted');
+});
+
 export const subscriptions = {
+  'core.papers.upload.expired': onUploadExpired,
   ...Object.fromEntries(WORKER_ACTIONS.map((verb) => [`core.workers.worker.${verb}`, onWorker(verb)])),
   ...Object.fromEntries(DEPARTMENT_ACTIONS.map((verb) => [`core.workers.department.${verb}`, onDepartment(verb)])),
 } as SubscriptionHandlers<Models, AppTypes>;
