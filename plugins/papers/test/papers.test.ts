@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { API_VERSION, listenForSockets, startWorld, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
+import { API_VERSION, listenForSockets, quiet, startWorld, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
 import { chromiumExecutable, DOCX_STYLE_MAP, richTextFromFragment, writeRichText, type RichTextNode } from '@wpk/sdk';
 import * as docx from 'docx';
 import mammoth from 'mammoth';
@@ -920,6 +920,35 @@ test.serial('department shares: a share to a department of the Workers app (the 
   t.is((await cay.get(`/papers/${id}`)).status, 404);
   t.false((await sharedWithCay()).includes(id));
   t.is((await cay.get('/search?app=papers&q=handbook')).body.data.length, 0, 'the index follows the copy');
+});
+
+test.serial('a department leaver loses the live channel of a paper shared only with the department at once (revoked, no more doc.updated); one who stays, or keeps another share, still receives', async (t) => {
+  const support = '0d000000-0000-4000-8000-000000000011';
+  const billing = '0d000000-0000-4000-8000-000000000012';
+  await world.deliver('core.workers.department.created', { department_id: support, mrn: `mrn:workers:department:${support}`, name: 'Support', revision: 1 });
+  await world.deliver('core.workers.department.created', { department_id: billing, mrn: `mrn:workers:department:${billing}`, name: 'Billing', revision: 1 });
+  const [dee, eve, fay] = await world.members(3, ALL);
+  const hire = (member: TestMember, n: number) => ({ worker_id: `0e000000-0000-4000-8000-00000000001${n}`, mrn: `mrn:workers:worker:0e000000-0000-4000-8000-00000000001${n}`, name: `Worker ${n}`, work_email: `worker${n}@example.com`, member_id: member.id, department_id: support, status: 'active', revision: 1 });
+  for (const [n, member] of [dee, eve, fay].entries()) await world.deliver('core.workers.worker.hired', hire(member, n));
+  const id = await newPaper(ann, 'Support rota', doc('Mondays.'));
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'department', principal_id: support, level: 'view' }, { principal_type: 'member', principal_id: fay.id, level: 'view' }] });
+  const channel = `papers/papers/${id}`;
+  const [leaver, stayer, shared] = await Promise.all([dee, eve, fay].map((member) => sockets.connect(member)));
+  for (const socket of [leaver, stayer, shared]) t.like(await subscribe(socket, channel), { type: 'subscribed', channel });
+
+  // Dee and Fay move to Billing: Dee no longer reaches the paper, Fay still does (shared with her by name).
+  await world.deliver('core.workers.worker.department_changed', { ...hire(dee, 0), department_id: billing, revision: 2 });
+  await world.deliver('core.workers.worker.department_changed', { ...hire(fay, 2), department_id: billing, revision: 2 });
+  t.deepEqual(await leaver.until((message) => message.type === 'revoked'), { type: 'revoked', channel, error: `You no longer follow ${channel}` });
+  t.is((await dee.get(`/papers/${id}`)).status, 404);
+
+  const annDoc = await replica(ann, id);
+  t.is((await ann.post(`/papers/${id}/updates`, { update: change(annDoc, (fragment) => firstText(fragment).insert(0, 'On ')) })).status, 200);
+  t.like(await stayer.until((message) => message.type === 'event' && message.event === 'doc.updated'), { channel, data: { member_id: ann.id } });
+  t.like(await shared.until((message) => message.type === 'event' && message.event === 'doc.updated'), { channel, data: { member_id: ann.id } });
+  t.deepEqual((await quiet(leaver)).filter((message) => message.type === 'event'), [], 'the leaver receives nothing more');
+  t.false((await quiet(stayer)).some((message) => message.type === 'revoked'));
+  for (const socket of [leaver, stayer, shared]) socket.close();
 });
 
 /** A GET without any credential, as a script calling the API (withVersion false: without X-Api-Version). */

@@ -1,17 +1,7 @@
-import { commentMentions, commentPreview, formatMrn, memberMrn, richTextMentions, type CollabResult, type DirectoryMember, type RichTextNode } from '@wpk/sdk';
+import { commentMentions, commentPreview, formatMrn, memberMrn, richTextMentions, type CollabResult, type RichTextNode } from '@wpk/sdk';
 import type { Ctx } from '../kit.js';
 import type { Comment, Paper } from '../models/index.js';
-import { shareNames } from './access.js';
-import { departmentsOf } from './departments.js';
-
-/** Whether this member may open the paper (see access.ts's `levelOf`, read for someone other than the caller). */
-async function mayRead(ctx: Ctx, paper: Paper, shares: { principal_type: string; principal_id: string }[], member: DirectoryMember): Promise<boolean> {
-  const lacking = await ctx.members.lacks(member.id, ['papers.papers.read', 'papers.papers.manage']);
-  if (lacking === null || lacking.includes('papers.papers.read')) return false;
-  if (paper.owner_id === member.id || !lacking.includes('papers.papers.manage')) return true;
-  const departments = shares.some((share) => share.principal_type === 'department') ? await departmentsOf(ctx, member.id) : new Set<string>();
-  return shares.some((share) => shareNames(share, member, departments));
-}
+import { mayOpen } from './access.js';
 
 /**
  * Stages one `core.member.mentioned` (source `papers`) per member of `ids` other than the author:
@@ -25,7 +15,7 @@ async function tell(ctx: Ctx, paper: Paper, ids: string[], site: { resourceMrn: 
   const shares = await ctx.db.shares.findAll({ where: { paper_id: paper.id }, attributes: ['principal_type', 'principal_id'] });
   for (const id of others) {
     const member = members.get(id);
-    if (!member?.active || !(await mayRead(ctx, paper, shares, member))) continue;
+    if (!member?.active || !(await mayOpen(ctx, paper, shares, member))) continue;
     ctx.events.stage('core.member.mentioned', { source: 'papers', mentioned_mrn: memberMrn(id), mentioner_mrn: memberMrn(ctx.member.id), resource_mrn: site.resourceMrn, link: site.link, preview: site.preview(id) });
   }
 }
