@@ -24,15 +24,9 @@ async function tell(ctx: Ctx, paper: Paper, ids: string[], site: { resourceMrn: 
 export async function stagePaperMentions(ctx: Ctx, paper: Paper, result: CollabResult): Promise<void> {
   if (!result.content_changed) return;
   const before = richTextMentions(result.content_before as RichTextNode);
-  const now = richTextMentions(result.content as RichTextNode);
-  await tell(ctx, paper, [...now.keys()].filter((id) => !before.has(id)), {
-    resourceMrn: formatMrn('papers', 'paper', paper.id),
-    link: `/papers/${paper.id}`,
-    preview: (id) => {
-      const text = now.get(id)!;
-      return text.length > 200 ? `${text.slice(0, 199)}…` : text;
-    },
-  });
+  const added = [...richTextMentions(result.content as RichTextNode)].filter(([id]) => !before.has(id));
+  const previews = new Map(added.map(([id, text]) => [id, text.length > 200 ? `${text.slice(0, 199)}…` : text]));
+  await tell(ctx, paper, [...previews.keys()], { resourceMrn: formatMrn('papers', 'paper', paper.id), link: `/papers/${paper.id}`, preview: (id) => previews.get(id)! });
 }
 
 /** Tells each member a comment's body mentions (`<@member_id>`) now and did not in `before` (null: a new comment). */
