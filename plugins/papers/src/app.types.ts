@@ -90,7 +90,14 @@ export interface CorePapersPaperSignatureRequestedPayload {
 }
 
 /**
- * A member was mentioned in a paper: an edit of its text (a member's update, an accepted suggestion, a restored version) added a mention of them (source papers; the same schema as every app that mentions members).
+ * The app's own wake-up, delivered a day after POST /papers/imports/uploads answered file_key: the upload, if it was never imported, is deleted from the app's storage.
+ */
+export interface CorePapersUploadExpiredPayload {
+  file_key: string;
+}
+
+/**
+ * A member was mentioned in a paper: an edit of its text (a member's update, an accepted suggestion, a restored version) added a mention of them, or a comment's body (new, or edited) newly names them as <@member_id> (source papers; the same schema as every app that mentions members).
  */
 export interface CoreMemberMentionedPayload {
   /**
@@ -141,11 +148,13 @@ export interface EmittedEvents {
   'core.papers.paper.commented': CorePapersPaperCommentedPayload;
   'core.papers.paper.deleted': CorePapersPaperDeletedPayload;
   'core.papers.paper.signature_requested': CorePapersPaperSignatureRequestedPayload;
+  'core.papers.upload.expired': CorePapersUploadExpiredPayload;
   'core.member.mentioned': CoreMemberMentionedPayload;
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
 export interface ReceivedEvents {
+  'core.papers.upload.expired': CorePapersUploadExpiredPayload;
   'core.workers.worker.hired': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.workers.worker.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.workers.worker.department_changed': Record<string, unknown>; // emitted by another app: its schema is not known here

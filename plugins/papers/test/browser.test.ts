@@ -9,6 +9,8 @@
  * A Markdown file imported from the list (a nested checklist, a table) opens as a paper with the
  * editor's checklist and table, and the paper's Export menu downloads it as Markdown, HTML and Word;
  * an image chosen with the Image button (its alt text asked) is uploaded, inserted and shown.
+ * Beside the editor, a comment thread started on a selection is seen live by the other member, who
+ * replies and resolves it; it is reopened, and Show selects its range again.
  * A paper made from a template in the "New from template" dialog (a required field left empty is
  * the API's 400, shown; then every field filled), shared with a department in the Share dialog, and
  * an anonymous link made there opened in a fresh browser without signing in (the front-end's
@@ -193,6 +195,40 @@ test.serial('at 1280 px: two members type into one paper at once and converge wi
   t.deepEqual(snapshot.content.content?.[2], grid);
   t.deepEqual(snapshot.content.content?.[5], checklist);
   t.true(snapshot.text.endsWith('\n[x] Book the room\n[ ] Send the agenda\n[x] Print copies'), snapshot.text);
+
+  // Comment threads beside the editor: Bob starts one on the budget line; Ann sees it live, replies and resolves it; Bob sees both and reopens it; Show selects its range.
+  const threadsOf = (frame: Frame) => frame.getByRole('list', { name: 'Comment threads' });
+  const budget = `Budget:${annText}`;
+  await bobEditor.locator('p').nth(0).click({ clickCount: 3 });
+  await second.frame.getByRole('button', { name: 'Comment on the selection' }).click();
+  await second.frame.getByRole('textbox', { name: 'Comment', exact: true }).fill('Which week?');
+  await second.frame.getByRole('button', { name: 'Start thread' }).click();
+  await threadsOf(second.frame).getByText('Which week?').waitFor();
+  const [thread] = ok(await bob.get(`/papers/${paperId}/comments`)) as Array<{ id: string; quote: string; body: string; anchor: unknown; author_id: string; resolved_at: string | null }>;
+  t.like(thread, { quote: budget, body: 'Which week?', author_id: bob.id, resolved_at: null });
+  t.truthy(thread!.anchor);
+  await threadsOf(first.frame).getByText('Which week?').waitFor();
+  await threadsOf(first.frame).getByRole('button', { name: 'Reply' }).click();
+  await first.frame.getByRole('textbox', { name: 'Reply', exact: true }).fill('The one after launch');
+  await first.frame.getByRole('button', { name: 'Send reply' }).click();
+  await threadsOf(second.frame).getByText('The one after launch').waitFor();
+  await threadsOf(first.frame).getByRole('button', { name: 'Resolve' }).click();
+  await threadsOf(second.frame).getByText('Resolved').waitFor();
+  const threadOf = async () => ok(await ann.get(`/papers/${paperId}/comments`)) as Array<{ id: string; thread_id: string; body: string; resolved_at: string | null; resolved_by: string | null }>;
+  const resolved = await threadOf();
+  t.deepEqual(resolved.map((row) => [row.thread_id, row.body]), [[thread!.id, 'Which week?'], [thread!.id, 'The one after launch']]);
+  t.like(resolved[0], { resolved_by: ann.id });
+  await threadsOf(second.frame).getByRole('button', { name: 'Reopen' }).click();
+  await threadsOf(first.frame).getByRole('button', { name: 'Resolve' }).waitFor();
+  t.is(await threadsOf(first.frame).getByText('Resolved').count(), 0, 'Ann sees it open again');
+  t.like((await threadOf())[0], { resolved_at: null, resolved_by: null });
+  await threadsOf(first.frame).getByRole('button', { name: 'Show' }).click();
+  type Pm = { editor: { state: { doc: { textBetween(from: number, to: number): string }; selection: { from: number; to: number } } } };
+  const selected = await first.frame.locator('papers-paper').evaluate((element) => {
+    const { state } = (element.shadowRoot!.querySelector('wpk-collab-editor') as unknown as Pm).editor;
+    return state.doc.textBetween(state.selection.from, state.selection.to);
+  });
+  t.is(selected, budget, 'Show selects the range the thread is on');
 
   await checkPage(t, first.page, first.frame, 'a paper open in the editor');
   await dismissToasts(first.page);

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { API_VERSION, listenForSockets, startWorld, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
+import { API_VERSION, listenForSockets, quiet, startWorld, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
 import { chromiumExecutable, DOCX_STYLE_MAP, richTextFromFragment, writeRichText, type RichTextNode } from '@wpk/sdk';
 import * as docx from 'docx';
 import mammoth from 'mammoth';
@@ -227,6 +227,33 @@ test.serial('comment threads anchored by Yjs relative positions follow the text;
   t.deepEqual((await cay.delete(`/papers/comments/${thread.body.data.id}`)).body, { error: "Only its author or the paper's owner may delete a comment" });
   t.deepEqual((await ann.delete(`/papers/comments/${thread.body.data.id}`)).body.data, { id: thread.body.data.id, deleted: true });
   t.deepEqual((await bob.get(`/papers/${id}/comments`)).body.data, [], 'the thread went with its replies');
+});
+
+test.serial('comment mentions: a comment (or an edit adding one) tells each member it mentions who may open the paper, once; not the author, not for a kept mention, never for a refusal', async (t) => {
+  const id = await newPaper(ann, 'Comment mentions', doc('Text'));
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'comment' }, { principal_type: 'member', principal_id: cay.id, level: 'view' }] });
+  const told = (who: TestMember, by: TestMember, commentId: string, preview: string) => ({ action: 'core.member.mentioned', payload: { source: 'papers', mentioned_mrn: who.mrn, mentioner_mrn: by.mrn, resource_mrn: `mrn:papers:comment:${commentId}`, link: `/papers/${id}?comment=${commentId}`, preview } });
+  const commented = (commentId: string, threadId: string, by: TestMember) => ({ action: 'core.papers.paper.commented', payload: { paper_id: id, comment_id: commentId, thread_id: threadId, author_mrn: by.mrn } });
+  world.takeEvents();
+
+  // bob mentions ann (the owner), cay (view), himself and reader (the paper is not shared with reader).
+  const thread = await bob.post(`/papers/${id}/comments`, { body: `Ask <@${ann.id}> and <@${cay.id.toUpperCase()}>, not <@${reader.id}> or <@${bob.id}>.` });
+  t.is(thread.status, 200);
+  const threadId = thread.body.data.id;
+  t.deepEqual(world.takeEvents(), [commented(threadId, threadId, bob), told(ann, bob, threadId, 'Ask @ and @, not @ or @.'), told(cay, bob, threadId, 'Ask @ and @, not @ or @.')]);
+
+  t.deepEqual((await cay.post(`/papers/${id}/comments`, { body: `Hey <@${ann.id}>` })).body, { error: 'You may not comment on this paper (it is shared with you to view)' });
+  t.deepEqual((await ann.patch(`/papers/comments/${threadId}`, { body: `Hey <@${cay.id}>` })).body, { error: 'Only its author may edit a comment' });
+  t.deepEqual(world.takeEvents(), [], 'refusals tell no one');
+
+  // An edit keeping ann and adding the workspace's owner (papers.papers.manage: told though not shared) tells only the owner.
+  t.is((await bob.patch(`/papers/comments/${threadId}`, { body: `Ask <@${ann.id}> and <@${world.owner.id}>.` })).status, 200);
+  t.deepEqual(world.takeEvents(), [told(world.owner, bob, threadId, 'Ask @ and @.')]);
+  t.is((await bob.patch(`/papers/comments/${threadId}`, { body: `Ask <@${ann.id}> and <@${world.owner.id}> today.`, resolved: true })).status, 200);
+  t.deepEqual(world.takeEvents(), [], 'an edit that keeps the mentions, and a resolution, tell no one');
+
+  const reply = await ann.post(`/papers/${id}/comments`, { body: `<@${bob.id}> done`, thread_id: threadId });
+  t.deepEqual(world.takeEvents(), [commented(reply.body.data.id, threadId, ann), told(bob, ann, reply.body.data.id, '@ done')]);
 });
 
 test.serial('versions: automatic on creation, named, diffed, restored as one live edit', async (t) => {
@@ -647,6 +674,7 @@ test.serial('large DOCX import: a Word document over the request limit goes up t
   t.is(upload.status, 200, JSON.stringify(upload.body));
   const key: string = upload.body.data.file_key;
   t.regex(key, new RegExp(`^imports/${ann.id}/[0-9a-f-]{36}$`));
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.upload.expired', payload: { file_key: key } }], 'only the upload\'s own wake-up, a day later (see the sweep\'s test)');
   t.like(upload.body.data, { max_bytes: 20 * 1024 * 1024, upload: { method: 'PUT' } });
   t.deepEqual((await ann.post('/papers/imports', { file_key: key })).body, { error: `file_key: nothing was uploaded at ${key}`, field: 'file_key' });
 
@@ -894,6 +922,35 @@ test.serial('department shares: a share to a department of the Workers app (the 
   t.is((await cay.get('/search?app=papers&q=handbook')).body.data.length, 0, 'the index follows the copy');
 });
 
+test.serial('a department leaver loses the live channel of a paper shared only with the department at once (revoked, no more doc.updated); one who stays, or keeps another share, still receives', async (t) => {
+  const support = '0d000000-0000-4000-8000-000000000011';
+  const billing = '0d000000-0000-4000-8000-000000000012';
+  await world.deliver('core.workers.department.created', { department_id: support, mrn: `mrn:workers:department:${support}`, name: 'Support', revision: 1 });
+  await world.deliver('core.workers.department.created', { department_id: billing, mrn: `mrn:workers:department:${billing}`, name: 'Billing', revision: 1 });
+  const [dee, eve, fay] = await world.members(3, ALL);
+  const hire = (member: TestMember, n: number) => ({ worker_id: `0e000000-0000-4000-8000-00000000001${n}`, mrn: `mrn:workers:worker:0e000000-0000-4000-8000-00000000001${n}`, name: `Worker ${n}`, work_email: `worker${n}@example.com`, member_id: member.id, department_id: support, status: 'active', revision: 1 });
+  for (const [n, member] of [dee, eve, fay].entries()) await world.deliver('core.workers.worker.hired', hire(member, n));
+  const id = await newPaper(ann, 'Support rota', doc('Mondays.'));
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'department', principal_id: support, level: 'view' }, { principal_type: 'member', principal_id: fay.id, level: 'view' }] });
+  const channel = `papers/papers/${id}`;
+  const [leaver, stayer, shared] = await Promise.all([dee, eve, fay].map((member) => sockets.connect(member)));
+  for (const socket of [leaver, stayer, shared]) t.like(await subscribe(socket, channel), { type: 'subscribed', channel });
+
+  // Dee and Fay move to Billing: Dee no longer reaches the paper, Fay still does (shared with her by name).
+  await world.deliver('core.workers.worker.department_changed', { ...hire(dee, 0), department_id: billing, revision: 2 });
+  await world.deliver('core.workers.worker.department_changed', { ...hire(fay, 2), department_id: billing, revision: 2 });
+  t.deepEqual(await leaver.until((message) => message.type === 'revoked'), { type: 'revoked', channel, error: `You no longer follow ${channel}` });
+  t.is((await dee.get(`/papers/${id}`)).status, 404);
+
+  const annDoc = await replica(ann, id);
+  t.is((await ann.post(`/papers/${id}/updates`, { update: change(annDoc, (fragment) => firstText(fragment).insert(0, 'On ')) })).status, 200);
+  t.like(await stayer.until((message) => message.type === 'event' && message.event === 'doc.updated'), { channel, data: { member_id: ann.id } });
+  t.like(await shared.until((message) => message.type === 'event' && message.event === 'doc.updated'), { channel, data: { member_id: ann.id } });
+  t.deepEqual((await quiet(leaver)).filter((message) => message.type === 'event'), [], 'the leaver receives nothing more');
+  t.false((await quiet(stayer)).some((message) => message.type === 'revoked'));
+  for (const socket of [leaver, stayer, shared]) socket.close();
+});
+
 /** A GET without any credential, as a script calling the API (withVersion false: without X-Api-Version). */
 async function anonymousGet(url: string, withVersion = true) {
   const response = await world.platform.runtime.server.inject({ method: 'GET', url, headers: { host: `paperstest.${world.platform.runtime.config.baseDomain}`, ...(withVersion ? { 'x-api-version': API_VERSION } : {}) } });
@@ -950,4 +1007,44 @@ test.serial('anonymous view links: a view-only link opens the paper read-only on
   t.is((await anonymousGet(`/papers/shared/${again.body.data.token}`)).status, 200);
   t.is((await ann.delete(`/papers/links/${again.body.data.id}`)).status, 200);
   t.is((await anonymousGet(`/papers/shared/${again.body.data.token}`)).status, 404, 'withdrawn');
+});
+
+// Last: it moves the platform's clock a day and a half forward, for good.
+test.serial('abandoned import uploads: a day after its link was made, an upload never imported is deleted from storage (core.papers.upload.expired, delivered then); a fresh one and an imported one are untouched', async (t) => {
+  const clock = world.platform.clock;
+  const bytes = await docx.Packer.toBuffer(new docx.Document({ sections: [{ children: [new docx.Paragraph('Kept for later.')] }] }));
+  const stored = async (key: string) => (await world.platform.query<{ n: number }>("SELECT count(*)::int AS n FROM platform.storage_objects WHERE workspace_id = :ws AND namespace = 'papers' AND key = :key", { ws: world.workspaceId, key }))[0]!.n;
+  const upload = async () => {
+    const made = await ann.post('/papers/imports/uploads', { size_bytes: bytes.length });
+    t.is(made.status, 200);
+    t.is((await world.platform.follow(made.body.data.upload.url, { method: 'PUT', body: bytes, headers: { 'content-type': 'application/octet-stream' } })).status, 200);
+    return made.body.data.file_key as string;
+  };
+  /** Delivers what is due; answers the wake-ups delivered, each with Papers' outcome. */
+  const sweep = async () => (await world.platform.deliverDue(world.workspace)).filter((done) => done.event.action === 'core.papers.upload.expired').map((done) => [done.event.payload.file_key, done.outcomes.papers]);
+  world.takeEvents();
+
+  const made = clock.now().getTime();
+  const abandoned = await upload();
+  const imported = await upload();
+  const paper = await ann.post('/papers/imports', { file_key: imported });
+  t.is(paper.status, 200);
+  const wakeUps = world.platform.emitted('core.papers.upload.expired').map((event) => [event.payload.file_key, event.deliverAt!.getTime() - made]);
+  t.deepEqual(wakeUps.map(([key]) => key), [abandoned, imported]);
+  for (const [, delay] of wakeUps) t.true((delay as number) >= 86_400_000 && (delay as number) < 86_400_000 + 60_000, `delivered a day later (${delay} ms)`);
+  t.deepEqual(await sweep(), [], 'nothing is due yet');
+
+  clock.advance({ hours: 12 });
+  const fresh = await upload();
+  clock.advance({ hours: 12, minutes: 1 });
+  t.deepEqual(await sweep(), [[abandoned, 'handled'], [imported, 'handled']], 'the day-old wake-ups are delivered, not the fresh one');
+  t.is(await stored(abandoned), 0, 'the abandoned upload is gone');
+  t.deepEqual((await ann.post('/papers/imports', { file_key: abandoned })).body, { error: `file_key: nothing was uploaded at ${abandoned}`, field: 'file_key' });
+  t.is(await stored(fresh), 1, 'the fresh upload is kept');
+  t.like((await ann.get(`/papers/${paper.body.data.id}`)).body.data, { text: 'Kept for later.' }, 'the imported paper is untouched');
+  t.like((await ann.post('/papers/imports', { file_key: fresh, title: 'Fresh' })).body.data, { title: 'Fresh' }, 'the fresh upload still imports');
+
+  clock.advance({ hours: 12 });
+  t.deepEqual(await sweep(), [[fresh, 'handled']], 'its own wake-up finds it imported and deletes nothing');
+  t.deepEqual(world.takeEvents().filter((event) => event.action !== 'core.papers.upload.expired').map((event) => event.action), ['core.papers.paper.created', 'core.papers.paper.created'], 'the sweep emits nothing');
 });

@@ -54,6 +54,8 @@ export const PAPERS_STYLES = css`
   input, select { font: inherit; padding: 6px 8px; min-height: 36px; border: 1px solid #8a94a6; border-radius: 6px; }
   button { font: inherit; min-height: 36px; padding: 0 12px; border-radius: 6px; border: 1px solid #1d4ed8; background: #1d4ed8; color: #fff; cursor: pointer; }
   button.secondary { background: #fff; color: #1d4ed8; }
+  .with-comments { display: grid; grid-template-columns: minmax(0, 1fr) minmax(14rem, 20rem); gap: var(--wpk-space-4); align-items: start; }
+  @media (max-width: 800px) { .with-comments { grid-template-columns: minmax(0, 1fr); } }
   .heading { justify-content: space-between; align-items: center; }
   .heading h1 { margin: 0; }
   details.export { position: relative; }

@@ -229,6 +229,8 @@ export const OPERATIONS = {
   postEventsMeetingsEventsCoreCallsCallCreated: { method: 'POST', path: '/_events/meetings/events/core-calls-call-created', tag: 'system', host: 'any' },
   /** POST /_events/meetings/events/core-calls-call-scheduled */
   postEventsMeetingsEventsCoreCallsCallScheduled: { method: 'POST', path: '/_events/meetings/events/core-calls-call-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-papers-upload-expired */
+  postEventsPapersEventsCorePapersUploadExpired: { method: 'POST', path: '/_events/papers/events/core-papers-upload-expired', tag: 'system', host: 'any' },
   /** POST /_events/papers/events/core-workers-department-announced */
   postEventsPapersEventsCoreWorkersDepartmentAnnounced: { method: 'POST', path: '/_events/papers/events/core-workers-department-announced', tag: 'system', host: 'any' },
   /** POST /_events/papers/events/core-workers-department-created */

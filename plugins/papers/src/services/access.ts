@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError, type AppDb, type ContextMember, type ContextPermissions } from '@wpk/sdk';
+import { ForbiddenError, NotFoundError, type AppDb, type ContextMember, type ContextMembers, type ContextPermissions, type DirectoryMember } from '@wpk/sdk';
 import type { Models, Paper } from '../models/index.js';
 import { departmentsOf, membersOf } from './departments.js';
 
@@ -64,4 +64,13 @@ export async function readersOf(ctx: { db: AppDb<Models> }, paper: Paper): Promi
   if (shares.some((share) => share.principal_type === 'role' && share.principal_id === 'member')) return null;
   const inDepartments = await membersOf(ctx, shares.filter((share) => share.principal_type === 'department').map((share) => share.principal_id));
   return [...new Set([paper.owner_id, ...shares.filter((share) => share.principal_type === 'member').map((share) => share.principal_id), ...inDepartments])].slice(0, 1000);
+}
+
+/** Whether `member` may open the paper (`levelOf`, read for someone other than the caller, their keys read fresh): mentions, and who loses its live channel. */
+export async function mayOpen(ctx: { db: AppDb<Models>; members: ContextMembers }, paper: Paper, shares: { principal_type: string; principal_id: string }[], member: DirectoryMember): Promise<boolean> {
+  const lacking = await ctx.members.lacks(member.id, ['papers.papers.read', 'papers.papers.manage']);
+  if (lacking === null || lacking.includes('papers.papers.read')) return false;
+  if (paper.owner_id === member.id || !lacking.includes('papers.papers.manage')) return true;
+  const departments = shares.some((share) => share.principal_type === 'department') ? await departmentsOf(ctx, member.id) : new Set<string>();
+  return shares.some((share) => shareNames(share, member, departments));
 }

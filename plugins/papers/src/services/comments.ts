@@ -2,6 +2,7 @@ import { checkCommentAnchor, commentsWithStatus, ForbiddenError, InvalidError, m
 import type { Ctx } from '../kit.js';
 import type { Comment } from '../models/index.js';
 import { ensureLevel, requirePaper } from './access.js';
+import { stageCommentMentions } from './mentions.js';
 
 /**
  * Comment threads on a paper: anchors and threads as the SDK's comments kit has them
@@ -33,6 +34,7 @@ export async function createComment(ctx: Ctx, paperId: string, input: { body: st
     author_id: ctx.member.id,
   });
   ctx.events.stage('core.papers.paper.commented', { paper_id: paper.id, comment_id: comment.id, thread_id: threadId ?? comment.id, author_mrn: memberMrn(ctx.member.id) });
+  await stageCommentMentions(ctx, paper, comment, null);
   ctx.live.publish(`papers/${paper.id}`, 'comment.created', { id: comment.id, thread_id: threadId ?? comment.id });
   return comment;
 }
@@ -55,6 +57,7 @@ export async function updateComment(ctx: Ctx, commentId: string, input: { body?:
   if (input.body !== undefined && input.body !== comment.body) {
     if (comment.author_id !== ctx.member.id) throw new ForbiddenError('Only its author may edit a comment');
     await ctx.db.comments.update({ body: input.body, edited_at: new Date() }, { where: { id: comment.id } });
+    await stageCommentMentions(ctx, paper, { id: comment.id, body: input.body }, comment.body);
   }
   if (input.resolved !== undefined) {
     const rootId = comment.thread_id ?? comment.id;

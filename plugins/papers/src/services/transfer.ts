@@ -19,7 +19,7 @@ import {
   safeHref,
   type RichTextNode,
 } from '@wpk/sdk';
-import type { Ctx } from '../kit.js';
+import type { AnyCtx, Ctx } from '../kit.js';
 import type { Paper } from '../models/index.js';
 import { requirePaper } from './access.js';
 import { paperDocuments, PAPER_MARKS, PAPER_NODES } from './documents.js';
@@ -55,11 +55,25 @@ export const MAX_UPLOADED_DOCX_BYTES = 20 * 1024 * 1024;
 const uploadKey = (memberId: string, id: string) => `imports/${memberId}/${id}`;
 const UPLOAD_KEY = /^imports\/([0-9a-f-]{36})\/([0-9a-f-]{36})$/;
 
-/** A signed link (PUT, 15 minutes, at most MAX_UPLOADED_DOCX_BYTES) for a Word document to import; its `file_key` is the caller's. */
+/** How long after its link was made an upload never imported is deleted (its link lasts 15 minutes; the import may come later). */
+export const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A signed link (PUT, 15 minutes, at most MAX_UPLOADED_DOCX_BYTES) for a Word document to import;
+ * its `file_key` is the caller's. Stages the app's own `core.papers.upload.expired`, delivered
+ * ABANDONED_UPLOAD_MS later, which deletes the upload if it was never imported.
+ */
 export async function createImportUpload(ctx: Ctx, input: { size_bytes?: number }) {
   const key = uploadKey(ctx.member.id, newId());
   const link = await ctx.storage.signedUploadUrl(key, { expiresInSeconds: 900, maxBytes: Math.min(input.size_bytes ?? MAX_UPLOADED_DOCX_BYTES, MAX_UPLOADED_DOCX_BYTES) });
+  ctx.events.stage('core.papers.upload.expired', { file_key: key }, {}, { deliverAt: new Date(ctx.now().getTime() + ABANDONED_UPLOAD_MS), dedupeKey: `papers-upload:${key}` });
   return { file_key: key, max_bytes: MAX_UPLOADED_DOCX_BYTES, upload: { url: link.url, method: 'PUT' as const, expires_at: link.expires_at.toISOString() } };
+}
+
+/** `core.papers.upload.expired`: deletes the upload if it is still there (never imported: an import removes it); whether it was. */
+export async function sweepImportUpload(ctx: AnyCtx, fileKey: string): Promise<boolean> {
+  if (!UPLOAD_KEY.test(fileKey)) return false;
+  return ctx.storage.delete(fileKey);
 }
 
 /** The bytes of the caller's upload named by file_key: 400 naming the key when it is not the caller's, absent, empty or over the limit. */

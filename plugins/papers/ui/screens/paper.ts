@@ -1,12 +1,17 @@
 import { errorText, formatDate, html, kit, LitElement, memberColor, memberMrn, saveDownload, screenStyles, toast, type PickedMember } from '@wpk/ui';
+import type { CommentThreadsApi, ThreadComment, WpkCommentThreads } from '@wpk/ui/editor';
 import { api, paperImages, PAPERS_STYLES, type Department, type Link, type PaperWithContent, type Shares } from '../api.js';
 
 type ShareRow = Shares['shares'][number];
+/** The levels that comment. */
+const COMMENTERS = ['comment', 'edit', 'owner'];
 type Signer = { name: string; email: string };
 
 /**
  * `/papers/:paper_id`: the paper in the collaborative editor (loaded on demand: `@wpk/ui/editor`),
- * its title, Export (Markdown, HTML, Word or PDF, downloaded as a file named by the title), the
+ * its comment threads beside it (`<wpk-comment-threads>`: those at comment, edit or owner start one
+ * on a selection, reply, resolve and reopen; they reload when the paper's channel says a comment
+ * changed), its title, Export (Markdown, HTML, Word or PDF, downloaded as a file named by the title), the
  * Share dialog (its owner: a member or a department at a level, and "Anyone with the link can view",
  * an anonymous link whose URL is shown to copy), and Request signatures (one who may edit: members
  * and people by name and e-mail).
@@ -51,6 +56,30 @@ export class PapersPaper extends LitElement {
     this.members = [];
     this.signers = [];
     this.signError = null;
+  }
+
+  private threads: { paperId: string; api: CommentThreadsApi } | null = null;
+
+  /** The paper's comment routes for `<wpk-comment-threads>` (the same object while the paper is open). */
+  private commentsApi(paperId: string): CommentThreadsApi {
+    if (this.threads?.paperId !== paperId) {
+      this.threads = {
+        paperId,
+        api: {
+          list: async () => (await api<ThreadComment[]>('GET', `/papers/${paperId}/comments`)).data,
+          create: (input) => api('POST', `/papers/${paperId}/comments`, input),
+          update: (commentId, input) => api('PATCH', `/papers/comments/${commentId}`, input),
+          remove: (commentId) => api('DELETE', `/papers/comments/${commentId}`),
+        },
+      };
+    }
+    return this.threads.api;
+  }
+
+  override updated(): void {
+    // The threads select their ranges in the editor beside them.
+    const threads = this.renderRoot.querySelector<WpkCommentThreads>('wpk-comment-threads');
+    if (threads) threads.editor = this.renderRoot.querySelector('wpk-collab-editor');
   }
 
   private dialog(id: string): HTMLDialogElement {
@@ -184,6 +213,9 @@ export class PapersPaper extends LitElement {
         return { update: document.update, editable: document.level === 'edit' || document.level === 'owner' };
       },
       send: async (update: string) => void (await api('POST', `/papers/${paper.id}/updates`, { update })),
+      event: (name: string) => {
+        if (name.startsWith('comment.')) void this.renderRoot.querySelector<WpkCommentThreads>('wpk-comment-threads')?.reload();
+      },
     };
     this.images ??= paperImages(paper.id);
     return html`
@@ -199,7 +231,12 @@ export class PapersPaper extends LitElement {
           </div>
         </details>
       </div>
-      ${this.ready ? html`<wpk-collab-editor .transport=${transport} .user=${{ id: me.id, name: me.name, color: memberColor(me.id) }} .findMembers=${(query: string) => kit().bridge.findMembers(query)} .images=${this.images} label=${paper.title}></wpk-collab-editor>` : html`<p>Loading the editor…</p>`}
+      ${this.ready
+        ? html`<div class="with-comments">
+            <wpk-collab-editor .transport=${transport} .user=${{ id: me.id, name: me.name, color: memberColor(me.id) }} .findMembers=${(query: string) => kit().bridge.findMembers(query)} .images=${this.images} label=${paper.title}></wpk-collab-editor>
+            <wpk-comment-threads .api=${this.commentsApi(paper.id)} member-id=${me.id} ?commenter=${COMMENTERS.includes(paper.level)} ?moderator=${paper.level === 'owner'}></wpk-comment-threads>
+          </div>`
+        : html`<p>Loading the editor…</p>`}
       ${paper.level === 'owner' ? this.renderShare() : ''}
       ${paper.level === 'owner' || paper.level === 'edit' ? this.renderSignatures() : ''}
     `;
