@@ -297,3 +297,31 @@ test.serial('at 1280 px: an MRN typed into a page becomes a chip showing the rec
   await checkPage(t, reader.page, reader.frame, 'a restricted MRN chip');
   await reader.page.context().close();
 });
+
+test.serial('at 1280 px: an editor marks a page as a template and starts a new page from it, listed with the templates of the other spaces they see', async (t) => {
+  const { world } = web;
+  const elsewhere = ok(await world.owner.post('/wiki/spaces', { name: 'Sales', default_role: 'view' })).id;
+  ok(await world.owner.post(`/wiki/spaces/${elsewhere}/pages`, { title: 'Call notes', template: true, markdown: 'Who called:\n' }));
+  const secret = ok(await world.owner.post('/wiki/spaces', { name: 'Secret', default_role: 'none' })).id;
+  ok(await world.owner.post(`/wiki/spaces/${secret}/pages`, { title: 'Hidden template', template: true }));
+
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await openPage(frame, 'Your laptop');
+  await frame.getByRole('button', { name: 'Mark as template' }).click();
+  await frame.getByRole('button', { name: 'Unmark as template' }).waitFor();
+  t.true((ok(await ann.get(`/wiki/pages/${ids.laptop}`)) as { template: boolean }).template);
+
+  await frame.getByRole('link', { name: 'Back to the space' }).click();
+  const tree = frame.getByRole('list', { name: 'Pages' });
+  await tree.getByText('Template').waitFor();
+  const from = frame.getByLabel('From');
+  await from.locator('option', { hasText: 'Call notes' }).waitFor({ state: 'attached' });
+  t.deepEqual(await from.locator('option').allTextContents(), ['A blank page', 'The template Your laptop (Handbook)', 'The template Call notes (Sales)']);
+  await frame.getByLabel('Title').fill('A new laptop');
+  await from.selectOption({ label: 'The template Your laptop (Handbook)' });
+  await checkPage(t, page, frame, 'a new page from a template');
+  await frame.getByRole('button', { name: 'Add page' }).click();
+  await editorOf(frame, 'A new laptop').getByText('Setting up').waitFor();
+  t.is(await collabEditorText(frame, 'A new laptop'), 'Setting up\nTurn it onSign in\n');
+  await page.context().close();
+});
