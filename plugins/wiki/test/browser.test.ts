@@ -9,7 +9,9 @@
  * live, a view member reads it without commenting, and it is resolved and shows its range again in
  * the editor. At 1280 px and at 375 px, axe-clean (no serious or
  * critical violation) in the shell and in the frame, no Content-Security-Policy violation, nothing
- * wider than the window. The screenshots are the ones docs/apps/wiki.md shows.
+ * wider than the window. MRN chips typed, linked and pasted show their record as search shows it
+ * (a member it does not show reads "Restricted record"); a page marked as a template starts a new page.
+ * The screenshots are the ones docs/apps/wiki.md shows.
  */
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
@@ -255,7 +257,7 @@ test.serial('at 375 px: a published subtree reads on the public site without sig
   await page.context().close();
 });
 
-test.serial('at 1280 px: an MRN typed into a page becomes a chip showing the record as search shows it, opening it; a member whom search does not show it reads "Restricted record"', async (t) => {
+test.serial('at 1280 px: an MRN typed, linked or pasted into a page becomes a chip showing the record as search shows it, opening it; a member whom search does not show it reads "Restricted record"', async (t) => {
   const { world } = web;
   const board = ok(await world.owner.post('/wiki/spaces', { name: 'Board', default_role: 'none' })).id;
   ok(await world.owner.put(`/wiki/spaces/${board}/members`, { members: [{ member_id: ann.id, role: 'view' }] }));
@@ -277,9 +279,16 @@ test.serial('at 1280 px: an MRN typed into a page becomes a chip showing the rec
   await mrnField.fill(`mrn:wiki:page:${ids.laptop}`);
   await mrnField.press('Enter');
   await editor.locator('.wpk-record').getByRole('link', { name: 'Page Your laptop' }).waitFor();
+  // Pasted, a bare MRN becomes a chip too.
+  await editor.evaluate((element, mrn) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', mrn);
+    element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, `mrn:wiki:page:${ids.onboarding}`);
+  await editor.locator('.wpk-record').getByRole('link', { name: 'Page Onboarding' }).waitFor();
   await frame.getByText('Saved').waitFor();
   const stored = ok(await ann.get(`/wiki/pages/${links}`)) as { content: { content: Array<{ content?: Array<{ type: string; attrs?: unknown }> }> } };
-  t.deepEqual(stored.content.content[0]!.content!.filter((node) => node.type === 'record'), [{ type: 'record', attrs: { mrn: `mrn:wiki:page:${minutes}` } }, { type: 'record', attrs: { mrn: `mrn:wiki:page:${ids.laptop}` } }]);
+  t.deepEqual(stored.content.content[0]!.content!.filter((node) => node.type === 'record'), [{ type: 'record', attrs: { mrn: `mrn:wiki:page:${minutes}` } }, { type: 'record', attrs: { mrn: `mrn:wiki:page:${ids.laptop}` } }, { type: 'record', attrs: { mrn: `mrn:wiki:page:${ids.onboarding}` } }]);
   await checkPage(t, page, frame, 'MRN chips in a page');
   // A click opens the record where search links it: the shell goes to its page in its app.
   await editor.locator('.wpk-record').getByRole('link', { name: 'Page Your laptop' }).click();
@@ -291,8 +300,9 @@ test.serial('at 1280 px: an MRN typed into a page becomes a chip showing the rec
   const reader = await web.openApp(1280, { email: cleo.email });
   await openPage(reader.frame, 'Links');
   const chips = editorOf(reader.frame, 'Links').locator('.wpk-record');
-  await chips.getByRole('link', { name: 'Page Your laptop' }).waitFor();
-  t.deepEqual(await chips.allTextContents(), ['Restricted record', 'Page Your laptop']);
+  await chips.getByRole('link', { name: 'Page Onboarding' }).waitFor();
+  await chips.filter({ hasText: 'Restricted record' }).waitFor();
+  t.deepEqual(await chips.allTextContents(), ['Restricted record', 'Page Your laptop', 'Page Onboarding']);
   t.false((await reader.frame.locator('body').innerText()).includes('Board minutes'));
   await checkPage(t, reader.page, reader.frame, 'a restricted MRN chip');
   await reader.page.context().close();
