@@ -163,6 +163,21 @@ test('invalid input answers 400 naming the field, on both methods', async (t) =>
   }
 });
 
+test('mrn: the records with those MRNs, as the member may see them (what an MRN chip shows); another app\'s MRN or no MRN is a 400', async (t) => {
+  const one = await get(`/search?app=notes&mrn=${encodeURIComponent('mrn:notes:note:1')}`);
+  t.is(one.statusCode, 200);
+  t.deepEqual(json(one).data.map((row: { title: string; url: string }) => [row.title, row.url]), [['Roadmap plan', '/acme/notes/1']]);
+  t.deepEqual(json(await get(`/search?app=notes&mrn=${encodeURIComponent('mrn:notes:note:1')}`, 'owner', 'other')).data.map((row: { url: string }) => row.url), ['/other/notes/1']);
+  // A type the member may not search stays hidden when named by MRN; POST takes a list too.
+  t.deepEqual(titles(await get('/search?app=notes&mrn=mrn:notes:note:1&mrn=mrn:notes:secret:3', 'reader')), ['Roadmap plan']);
+  t.deepEqual(titles(await post({ app: 'notes', filters: { mrn: ['mrn:notes:note:1', 'mrn:notes:secret:3'] } }, 'owner')), ['Roadmap plan', 'Secret plan']);
+  t.deepEqual(json(await get('/search?app=notes&mrn=mrn:notes:note:404')).data, []);
+  const foreign = await get('/search?app=notes&mrn=mrn:files:file:f1');
+  t.deepEqual([foreign.statusCode, json(foreign)], [400, { error: 'mrn: mrn:files:file:f1 is not a record of notes' }]);
+  const malformed = await get('/search?app=notes&mrn=note-1');
+  t.deepEqual([malformed.statusCode, json(malformed)], [400, { error: 'query parameter mrn must be an MRN (mrn:{app}:{resource}:{id})', field: 'mrn' }]);
+});
+
 test('a request without credentials is refused by authentication', async (t) => {
   const response = await s.server.inject({ method: 'GET', url: '/search?app=notes&q=plan', headers: apiHeaders('acme') });
   t.is(response.statusCode, 401);

@@ -5,20 +5,33 @@ import * as Y from 'yjs';
 import { CollabSession } from '../src/collab/session.js';
 import { keepEmptyBlocksText } from '../src/editor/empty-blocks.js';
 import { checkboxLabel, richTextExtensions } from '../src/editor/extensions.js';
+import { RECORD_MRN } from '../src/editor/record-chips.js';
 
 /** What Papers' server keeps (plugins/papers/src/services/documents.ts PAPER_NODES, with the document itself and text). */
-const PAPER_NODES = ['doc', 'text', 'paragraph', 'heading', 'blockquote', 'bulletList', 'orderedList', 'listItem', 'taskList', 'taskItem', 'codeBlock', 'horizontalRule', 'hardBreak', 'table', 'tableRow', 'tableHeader', 'tableCell', 'image', 'mention'];
+const PAPER_NODES = ['doc', 'text', 'paragraph', 'heading', 'blockquote', 'bulletList', 'orderedList', 'listItem', 'taskList', 'taskItem', 'codeBlock', 'horizontalRule', 'hardBreak', 'table', 'tableRow', 'tableHeader', 'tableCell', 'image', 'mention', 'record'];
 
-test('with blocks, the extension set adds checklists, tables and images, and every node type it produces is one Papers keeps', (t) => {
+test('with blocks, the extension set adds checklists, tables, images and MRN chips, and every node type it produces is one Papers keeps', (t) => {
   const plain = Object.keys(getSchema(richTextExtensions({ collaborative: false })).nodes);
   const blocks = Object.keys(getSchema(richTextExtensions({ collaborative: true, blocks: true })).nodes);
   t.deepEqual(
     blocks.filter((name) => !plain.includes(name)),
-    ['taskList', 'taskItem', 'table', 'tableRow', 'tableHeader', 'tableCell', 'image'],
+    ['taskList', 'taskItem', 'table', 'tableRow', 'tableHeader', 'tableCell', 'image', 'record'],
   );
   t.deepEqual(plain.filter((name) => !PAPER_NODES.includes(name)), []);
   t.deepEqual(blocks.filter((name) => !PAPER_NODES.includes(name)), []);
-  for (const name of ['taskList', 'taskItem', 'table', 'tableRow', 'tableHeader', 'tableCell', 'image']) t.false(plain.includes(name), name);
+  for (const name of ['taskList', 'taskItem', 'table', 'tableRow', 'tableHeader', 'tableCell', 'image', 'record']) t.false(plain.includes(name), name);
+});
+
+test('an MRN chip is an inline atom holding its MRN and label as the server keeps them; RECORD_MRN is search\'s mrn rule', (t) => {
+  const schema = getSchema(richTextExtensions({ collaborative: true, blocks: true }));
+  const json = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'See ' }, { type: 'record', attrs: { mrn: 'mrn:wiki:page:0b6f', label: 'Leave policy' } }] }] };
+  const doc = schema.nodeFromJSON(json);
+  t.notThrows(() => doc.check());
+  t.deepEqual(doc.toJSON(), json);
+  const chip = doc.firstChild!.lastChild!;
+  t.true(chip.isInline && chip.isAtom);
+  t.true(RECORD_MRN.test('mrn:ext.acme.crm:deal:a-1_b.2'));
+  for (const bad of ['mrn:wiki:page', 'mrn:Wiki:page:1', 'https://x.test', 'mrn:wiki:page:a b']) t.false(RECORD_MRN.test(bad), bad);
 });
 
 test('a checklist nests, its items are checked or not, and a checklist item names its checkbox by its own text', (t) => {

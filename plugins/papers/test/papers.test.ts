@@ -68,8 +68,10 @@ test.serial('a paper is created in a folder, read with its JSON snapshot, listed
   t.is((await bob.get('/papers')).body.pagination.total, 0);
 
   t.deepEqual((await ann.post('/papers', { title: 'x', folder_id: '00000000-0000-4000-8000-000000000000' })).body, { error: 'folder_id: no folder of yours has the id 00000000-0000-4000-8000-000000000000' });
-  t.deepEqual((await ann.post('/papers', { title: 'x', content: { type: 'doc', content: [{ type: 'script' }] } })).body, { error: 'content: the node type "script" is not one of paragraph, heading, blockquote, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, horizontalRule, hardBreak, table, tableRow, tableHeader, tableCell, image, mention' });
+  t.deepEqual((await ann.post('/papers', { title: 'x', content: { type: 'doc', content: [{ type: 'script' }] } })).body, { error: 'content: the node type "script" is not one of paragraph, heading, blockquote, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, horizontalRule, hardBreak, table, tableRow, tableHeader, tableCell, image, mention, record' });
   t.deepEqual((await ann.post('/papers', { title: 'x', content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: '' }] }] } })).body, { error: 'content.content[0].content[0].text: a text node holds a non-empty string' });
+  const badChip = await ann.post('/papers', { title: 'x', content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'record', attrs: { mrn: 'mrn:wiki:page' } }] }] } });
+  t.deepEqual([badChip.status, badChip.body], [400, { error: 'content: a record\'s mrn must be mrn:{app}:{resource}:{id} (a label at most 500 characters); "mrn:wiki:page" is not' }]);
   t.deepEqual(world.takeEvents(), [], 'refused creations emit nothing');
 
   const renamed = await ann.patch(`/papers/${id}`, { title: 'Launch', folder_id: null });
@@ -135,7 +137,7 @@ test.serial('Yjs updates are validated, stored, relayed live and kept as a JSON 
 
   const bad = new Y.Doc();
   Y.applyUpdate(bad, Y.encodeStateAsUpdate(annDoc));
-  t.deepEqual((await bob.post(`/papers/${id}/updates`, { update: change(bad, (fragment) => fragment.insert(0, [new Y.XmlElement('script')])) })).body, { error: 'update: the node type "script" is not one of paragraph, heading, blockquote, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, horizontalRule, hardBreak, table, tableRow, tableHeader, tableCell, image, mention' });
+  t.deepEqual((await bob.post(`/papers/${id}/updates`, { update: change(bad, (fragment) => fragment.insert(0, [new Y.XmlElement('script')])) })).body, { error: 'update: the node type "script" is not one of paragraph, heading, blockquote, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, horizontalRule, hardBreak, table, tableRow, tableHeader, tableCell, image, mention, record' });
   const other = new Y.Doc();
   Y.applyUpdate(other, Y.encodeStateAsUpdate(annDoc));
   const updates: Uint8Array[] = [];
@@ -144,8 +146,26 @@ test.serial('Yjs updates are validated, stored, relayed live and kept as a JSON 
   t.deepEqual((await bob.post(`/papers/${id}/updates`, { update: encode(updates[0]) })).body, { error: 'update: this document\'s roots are default; the update writes "evil"' });
   t.deepEqual((await bob.post(`/papers/${id}/updates`, { update: '/////w==' })).body, { error: 'update: not a Yjs update (it could not be decoded)' });
   t.deepEqual((await cay.post(`/papers/${id}/updates`, { update })).body, { error: 'You may not edit this paper (it is shared with you to comment)' });
+  const chip = (mrn: string) => {
+    const element = new Y.XmlElement('record');
+    element.setAttribute('mrn', mrn);
+    element.setAttribute('label', 'Leave policy');
+    return element;
+  };
+  const withBadChip = new Y.Doc();
+  Y.applyUpdate(withBadChip, Y.encodeStateAsUpdate(annDoc));
+  const badRecord = await bob.post(`/papers/${id}/updates`, { update: change(withBadChip, (fragment) => (fragment.get(0) as Y.XmlElement).insert(1, [chip('javascript:alert(1)')])) });
+  t.deepEqual([badRecord.status, badRecord.body], [400, { error: 'update: a record\'s mrn must be mrn:{app}:{resource}:{id} (a label at most 500 characters); "javascript:alert(1)" is not' }]);
   t.is((await ann.get(`/papers/${id}`)).body.data.text, `${'z'.repeat(60)}aXb`, 'refused updates changed nothing');
   t.deepEqual(world.takeEvents(), []);
+  // An MRN chip is kept, and its label is in the snapshot's text (what search reads).
+  const withChip = new Y.Doc();
+  Y.applyUpdate(withChip, Y.encodeStateAsUpdate(annDoc));
+  t.is((await bob.post(`/papers/${id}/updates`, { update: change(withChip, (fragment) => (fragment.get(0) as Y.XmlElement).insert(1, [chip('mrn:wiki:page:0b6f')])) })).status, 200);
+  const chipped = (await ann.get(`/papers/${id}`)).body.data;
+  t.is(chipped.text, `${'z'.repeat(60)}aXbLeave policy`);
+  t.deepEqual(chipped.content.content[0].content[1], { type: 'record', attrs: { label: 'Leave policy', mrn: 'mrn:wiki:page:0b6f' } });
+  world.takeEvents();
   socket.close();
 });
 

@@ -9,12 +9,14 @@
  * live, a view member reads it without commenting, and it is resolved and shows its range again in
  * the editor. At 1280 px and at 375 px, axe-clean (no serious or
  * critical violation) in the shell and in the frame, no Content-Security-Policy violation, nothing
- * wider than the window. The screenshots are the ones docs/apps/wiki.md shows.
+ * wider than the window. MRN chips typed, linked and pasted show their record as search shows it
+ * (a member it does not show reads "Restricted record"); a page marked as a template starts a new page.
+ * The screenshots are the ones docs/apps/wiki.md shows.
  */
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { accessibilityViolations, browseWorld, checkPage, collabEditorText, cspViolations, dismissToasts, saveScreenshot, untilConverged, type Frame, type WorldBrowser } from '@wpk/testing/browser';
+import { accessibilityViolations, appFrame, browseWorld, checkPage, collabEditorText, cspViolations, dismissToasts, saveScreenshot, untilConverged, type Frame, type WorldBrowser } from '@wpk/testing/browser';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 const KEYS = ['wiki.spaces.read', 'wiki.spaces.create', 'wiki.pages.edit', 'wiki.comments.create'];
@@ -252,5 +254,84 @@ test.serial('at 375 px: a published subtree reads on the public site without sig
   await page.getByRole('status').getByText(`Page ${ids.policies} is not published`).waitFor();
   t.deepEqual(await cspViolations(page), [], 'CSP on the public site');
   t.deepEqual(await accessibilityViolations(page), [], 'axe on a refusal');
+  await page.context().close();
+});
+
+test.serial('at 1280 px: an MRN typed, linked or pasted into a page becomes a chip showing the record as search shows it, opening it; a member whom search does not show it reads "Restricted record"', async (t) => {
+  const { world } = web;
+  const board = ok(await world.owner.post('/wiki/spaces', { name: 'Board', default_role: 'none' })).id;
+  ok(await world.owner.put(`/wiki/spaces/${board}/members`, { members: [{ member_id: ann.id, role: 'view' }] }));
+  const minutes = ok(await world.owner.post(`/wiki/spaces/${board}/pages`, { title: 'Board minutes' })).id;
+  const links = ok(await world.owner.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Links' })).id;
+
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await openPage(frame, 'Links');
+  const editor = editorOf(frame, 'Links');
+  await editor.click();
+  await page.keyboard.type(`Minutes: mrn:wiki:page:${minutes} and `);
+  await editor.locator('.wpk-record').getByRole('link', { name: 'Page Board minutes' }).waitFor();
+  // "Link a record": the form, keyboard first.
+  await frame.getByRole('button', { name: 'Link a record' }).click();
+  const mrnField = frame.getByLabel("Record's MRN (a bare MRN typed or pasted in the text works too)");
+  await mrnField.fill('not an mrn');
+  await mrnField.press('Enter');
+  await frame.getByRole('alert').getByText('An MRN looks like mrn:{app}:{resource}:{id}, for example mrn:wiki:page:…').waitFor();
+  await mrnField.fill(`mrn:wiki:page:${ids.laptop}`);
+  await mrnField.press('Enter');
+  await editor.locator('.wpk-record').getByRole('link', { name: 'Page Your laptop' }).waitFor();
+  // Pasted, a bare MRN becomes a chip too.
+  await editor.evaluate((element, mrn) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', mrn);
+    element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, `mrn:wiki:page:${ids.onboarding}`);
+  await editor.locator('.wpk-record').getByRole('link', { name: 'Page Onboarding' }).waitFor();
+  await frame.getByText('Saved').waitFor();
+  const stored = ok(await ann.get(`/wiki/pages/${links}`)) as { content: { content: Array<{ content?: Array<{ type: string; attrs?: unknown }> }> } };
+  t.deepEqual(stored.content.content[0]!.content!.filter((node) => node.type === 'record'), [{ type: 'record', attrs: { mrn: `mrn:wiki:page:${minutes}` } }, { type: 'record', attrs: { mrn: `mrn:wiki:page:${ids.laptop}` } }, { type: 'record', attrs: { mrn: `mrn:wiki:page:${ids.onboarding}` } }]);
+  await checkPage(t, page, frame, 'MRN chips in a page');
+  // A click opens the record where search links it: the shell goes to its page in its app.
+  await editor.locator('.wpk-record').getByRole('link', { name: 'Page Your laptop' }).click();
+  await page.waitForURL(`${web.origin}/app/wiki/wiki/pages/${ids.laptop}`);
+  await editorOf(await appFrame(page, 'wiki-page'), 'Your laptop').getByText('Setting up').waitFor();
+  await page.context().close();
+
+  // Cleo has no role on Board: search does not show her its page, so neither does the chip.
+  const reader = await web.openApp(1280, { email: cleo.email });
+  await openPage(reader.frame, 'Links');
+  const chips = editorOf(reader.frame, 'Links').locator('.wpk-record');
+  await chips.getByRole('link', { name: 'Page Onboarding' }).waitFor();
+  await chips.filter({ hasText: 'Restricted record' }).waitFor();
+  t.deepEqual(await chips.allTextContents(), ['Restricted record', 'Page Your laptop', 'Page Onboarding']);
+  t.false((await reader.frame.locator('body').innerText()).includes('Board minutes'));
+  await checkPage(t, reader.page, reader.frame, 'a restricted MRN chip');
+  await reader.page.context().close();
+});
+
+test.serial('at 1280 px: an editor marks a page as a template and starts a new page from it, listed with the templates of the other spaces they see', async (t) => {
+  const { world } = web;
+  const elsewhere = ok(await world.owner.post('/wiki/spaces', { name: 'Sales', default_role: 'view' })).id;
+  ok(await world.owner.post(`/wiki/spaces/${elsewhere}/pages`, { title: 'Call notes', template: true, markdown: 'Who called:\n' }));
+  const secret = ok(await world.owner.post('/wiki/spaces', { name: 'Secret', default_role: 'none' })).id;
+  ok(await world.owner.post(`/wiki/spaces/${secret}/pages`, { title: 'Hidden template', template: true }));
+
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await openPage(frame, 'Your laptop');
+  await frame.getByRole('button', { name: 'Mark as template' }).click();
+  await frame.getByRole('button', { name: 'Unmark as template' }).waitFor();
+  t.true((ok(await ann.get(`/wiki/pages/${ids.laptop}`)) as { template: boolean }).template);
+
+  await frame.getByRole('link', { name: 'Back to the space' }).click();
+  const tree = frame.getByRole('list', { name: 'Pages' });
+  await tree.getByText('Template').waitFor();
+  const from = frame.getByLabel('From');
+  await from.locator('option', { hasText: 'Call notes' }).waitFor({ state: 'attached' });
+  t.deepEqual(await from.locator('option').allTextContents(), ['A blank page', 'The template Your laptop (Handbook)', 'The template Call notes (Sales)']);
+  await frame.getByLabel('Title').fill('A new laptop');
+  await from.selectOption({ label: 'The template Your laptop (Handbook)' });
+  await checkPage(t, page, frame, 'a new page from a template');
+  await frame.getByRole('button', { name: 'Add page' }).click();
+  await editorOf(frame, 'A new laptop').getByText('Setting up').waitFor();
+  t.is(await collabEditorText(frame, 'A new laptop'), 'Setting up\nTurn it onSign in\n');
   await page.context().close();
 });

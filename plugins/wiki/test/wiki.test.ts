@@ -364,9 +364,9 @@ test.serial('live editing: a page is a Yjs document; updates are checked, stored
   // A bad update is refused naming the problem, and nothing is stored.
   const bad = new Y.Doc();
   Y.applyUpdate(bad, Y.encodeStateAsUpdate(bobDoc));
-  refused(t, await bob.post(`/wiki/pages/${page.id}/updates`, { update: change(bad, (fragment) => fragment.insert(0, [new Y.XmlElement('script')])) }), 400, 'update: the node type "script" is not one of paragraph, heading, blockquote, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, horizontalRule, hardBreak, table, tableRow, tableHeader, tableCell, mention');
+  refused(t, await bob.post(`/wiki/pages/${page.id}/updates`, { update: change(bad, (fragment) => fragment.insert(0, [new Y.XmlElement('script')])) }), 400, 'update: the node type "script" is not one of paragraph, heading, blockquote, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, horizontalRule, hardBreak, table, tableRow, tableHeader, tableCell, mention, record');
   refused(t, await bob.post(`/wiki/pages/${page.id}/updates`, { update: 'not base64!' }), 400, 'update: must be base64');
-  refused(t, await ann.patch(`/wiki/pages/${page.id}`, { version: 3, content: { type: 'doc', content: [{ type: 'image', attrs: { src: 'https://example.com/x.png' } }] } }), 400, 'content: the node type "image" is not one of paragraph, heading, blockquote, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, horizontalRule, hardBreak, table, tableRow, tableHeader, tableCell, mention');
+  refused(t, await ann.patch(`/wiki/pages/${page.id}`, { version: 3, content: { type: 'doc', content: [{ type: 'image', attrs: { src: 'https://example.com/x.png' } }] } }), 400, 'content: the node type "image" is not one of paragraph, heading, blockquote, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, horizontalRule, hardBreak, table, tableRow, tableHeader, tableCell, mention, record');
   t.like(ok(await ann.get(`/wiki/pages/${page.id}`)), { version: 3 });
 
   // A REST write names the version read (stale: 409) and reaches the live editors as one update.

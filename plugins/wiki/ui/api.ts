@@ -2,7 +2,7 @@ import { css, kit } from '@wpk/ui';
 
 export interface Space { id: string; name: string; description: string; role: string; default_role: string; publication: { page_id: string | null } | null }
 export interface DocNode { type: string; attrs?: Record<string, unknown>; content?: DocNode[]; text?: string; marks?: Array<{ type: string; attrs?: Record<string, unknown> }> }
-export interface PageSummary { id: string; space_id: string; parent_id: string | null; title: string; depth: number; parent_hidden: boolean; version: number; verification: string; owner_id: string | null; due_at: string | null }
+export interface PageSummary { id: string; space_id: string; parent_id: string | null; title: string; depth: number; parent_hidden: boolean; version: number; verification: string; owner_id: string | null; due_at: string | null; template: boolean }
 export interface Page extends PageSummary { content: DocNode; markdown: string }
 /** A page's live document (GET /wiki/pages/{id}/document). */
 export interface PageDocument { page_id: string; role: string; editable: boolean; version: number; update: string }
@@ -15,6 +15,19 @@ export async function get<T>(path: string): Promise<T> {
 /** A write of the app's API, answering its data. */
 export async function send<T>(method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
   return ((await kit().client.request(method, path, body === undefined ? {} : { body })) as { data: T }).data;
+}
+
+/** A template page one may start a page from, with its space's name. */
+export interface TemplateChoice { id: string; title: string; space: string }
+
+/**
+ * The template pages the member can see, in every space they read (record 0310: a template serves
+ * any space), by space then tree order: each readable space's tree, its pages marked `template`.
+ */
+export async function visibleTemplates(): Promise<TemplateChoice[]> {
+  const spaces = await get<Space[]>('/wiki/spaces');
+  const trees = await Promise.all(spaces.map(async (space) => ({ space, pages: await get<PageSummary[]>(`/wiki/spaces/${space.id}/pages`).catch(() => [] as PageSummary[]) })));
+  return trees.flatMap(({ space, pages }) => pages.filter((page) => page.template).map((page) => ({ id: page.id, title: page.title, space: space.name })));
 }
 
 /** How a verification state reads. */

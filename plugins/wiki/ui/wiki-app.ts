@@ -9,6 +9,8 @@ export class WikiApp extends AppRoot {
   protected readonly sections = [{ path: '/', label: 'Spaces' }];
   protected readonly screens = [
     { path: '/pages/:page_id', render: ({ page_id }: Record<string, string>) => html`<wiki-page page-id=${page_id}></wiki-page>` },
+    // A page as search links it (`url` of a search hit: the top bar's results, MRN chips).
+    { path: '/wiki/pages/:page_id', render: ({ page_id }: Record<string, string>) => html`<wiki-page page-id=${page_id}></wiki-page>` },
     { path: '/spaces/:space_id', render: ({ space_id }: Record<string, string>) => html`<wiki-space space-id=${space_id}></wiki-space>` },
     { path: '/', render: () => html`<wiki-spaces></wiki-spaces>` },
   ];

@@ -2,7 +2,7 @@ import * as Y from 'yjs';
 import type { BaseContext } from '../app/context.js';
 import type { ModelMap, ScopedModel } from '../app/models.js';
 import { InvalidError } from '../errors.js';
-import { emptyRichText, richTextFromFragment, richTextPlain, richTextTypes, writeRichText, type RichTextNode } from './rich-text.js';
+import { emptyRichText, richTextBadRecord, richTextFromFragment, richTextPlain, richTextTypes, writeRichText, type RichTextNode } from './rich-text.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any of the app's contexts (request, subscription, service)
 type AnyContext<M extends ModelMap> = BaseContext<M, any>;
@@ -64,12 +64,12 @@ export interface CollabDocumentsSpec<M extends ModelMap> {
 
 /**
  * The node and mark types of `<wpk-collab-editor>` (tiptap's starter kit, checklists, tables,
- * images, mentions): what an app's `richText` allows when its documents are written with that
+ * images, mentions, MRN chips `record`): what an app's `richText` allows when its documents are written with that
  * editor (Papers, Wiki).
  */
 export const COLLAB_EDITOR_NODES = [
   'paragraph', 'heading', 'blockquote', 'bulletList', 'orderedList', 'listItem', 'taskList', 'taskItem', 'codeBlock', 'horizontalRule', 'hardBreak',
-  'table', 'tableRow', 'tableHeader', 'tableCell', 'image', 'mention',
+  'table', 'tableRow', 'tableHeader', 'tableCell', 'image', 'mention', 'record',
 ] as const;
 export const COLLAB_EDITOR_MARKS = ['bold', 'italic', 'strike', 'underline', 'code', 'link', 'highlight'] as const;
 
@@ -189,6 +189,8 @@ export function defineCollabDocuments<M extends ModelMap>(spec: CollabDocumentsS
       const allowedMarks = new Set(spec.richText.marks);
       const badMark = [...marks].find((type) => !allowedMarks.has(type));
       if (badMark) return `update: the mark ${JSON.stringify(badMark.slice(0, 60))} is not one of ${spec.richText.marks.join(', ') || 'none'}`;
+      const badRecord = nodes.has('record') ? richTextBadRecord(snapshot.content as RichTextNode) : null;
+      if (badRecord !== null) return `update: a record's mrn must be mrn:{app}:{resource}:{id} (a label at most 500 characters); ${JSON.stringify(badRecord.slice(0, 200))} is not`;
     }
     if (snapshot.text.length > maxText) return `update: a document holds at most ${maxText} characters of text; this one would hold ${snapshot.text.length}`;
     return spec.check ? spec.check(doc, ctx, id, before) : null;

@@ -7,7 +7,7 @@ type DocxParagraph = unknown;
 type DocxTable = unknown;
 /** The module name, not a literal in `import()`, so TypeScript does not read docx's declarations. */
 const DOCX: string = 'docx';
-import type { RichTextNode } from './rich-text.js';
+import { recordText, type RichTextNode } from './rich-text.js';
 import { safeHref } from './markdown.js';
 import { loadPeer } from './peer.js';
 
@@ -19,7 +19,7 @@ import { loadPeer } from './peer.js';
  * numbered from 1), checklists as bulleted items that start with a Word checkbox, code blocks (the
  * `Code Block` paragraph style, one paragraph whose lines are line breaks), quotes (`Quote`),
  * rules (`Horizontal Rule`: an empty paragraph with a bottom border), tables (the header row
- * repeated on each page, spans kept), mentions as `@Label`, and images given as PNG, JPEG or GIF
+ * repeated on each page, spans kept), mentions as `@Label`, MRN chips as their label (else MRN), and images given as PNG, JPEG or GIF
  * data URLs (any other image: its alt text).
  */
 
@@ -95,6 +95,7 @@ export async function richTextToDocx(doc: RichTextNode, options: { title?: strin
     nodes.flatMap((node): ParagraphChild[] => {
       if (node.type === 'hardBreak') return [new TextRun({ break: 1 })];
       if (node.type === 'mention') return [new TextRun({ text: `@${String(node.attrs?.label ?? node.attrs?.id ?? '')}` })];
+      if (node.type === 'record') return [new TextRun({ text: recordText(node) })];
       if (node.type === 'image') return [imageRun(node)];
       const link = node.marks?.find((mark) => mark.type === 'link');
       const target = link ? safeHref(String(link.attrs?.href ?? '')) : null;
@@ -136,6 +137,7 @@ export async function richTextToDocx(doc: RichTextNode, options: { title?: strin
           return [table(node)];
         case 'image':
         case 'mention':
+        case 'record':
           return [new Paragraph({ ...within, children: inline([node]) })];
         default:
           return [new Paragraph({ ...within, children: inline(node.content) })];

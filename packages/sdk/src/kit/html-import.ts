@@ -1,4 +1,4 @@
-import type { RichTextMark, RichTextNode } from './rich-text.js';
+import { RECORD_MRN, type RichTextMark, type RichTextNode } from './rich-text.js';
 import { DOCX_STYLES } from './docx.js';
 import { safeHref } from './markdown.js';
 import { loadPeer } from './peer.js';
@@ -7,7 +7,7 @@ import { loadPeer } from './peer.js';
  * HTML, and Word documents through it, as rich text (ProseMirror JSON). Only the editor's node
  * and mark types come out (paragraph, heading, blockquote, bulletList, orderedList, listItem,
  * taskList, taskItem, codeBlock, horizontalRule, hardBreak, table, tableRow, tableHeader,
- * tableCell, image; bold, italic, underline, strike, code, link, highlight): any other element
+ * tableCell, image, record (an MRN chip: `<span data-type="record" data-mrn>` or a link to an MRN); bold, italic, underline, strike, code, link, highlight): any other element
  * gives its content, scripts and styles give nothing, a link keeps only a safe target
  * (`safeHref`), an image only a PNG, JPEG, GIF or WebP data URL (else its alt text). htmlparser2
  * and mammoth load on first use (docs/decisions/0273).
@@ -35,6 +35,9 @@ const tagOf = (child: Child) => (isElement(child) ? child.name.toLowerCase() : '
 /** True when the element holds a block element (so its content is read as blocks). */
 const holdsBlocks = (element: Element): boolean => element.children.some((child) => isElement(child) && (BLOCKS.has(tagOf(child)) || holdsBlocks(child)));
 
+/** An element's text, every descendant's. */
+const textOf = (element: Element): string => element.children.map((child) => (child.type === 'text' ? child.data : isElement(child) ? textOf(child) : '')).join('');
+
 const sameMarks = (a: RichTextMark[] | undefined, b: RichTextMark[] | undefined) => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 
 /** Inline content: text nodes (whitespace collapsed, marks sorted by type), hard breaks and images. */
@@ -60,6 +63,13 @@ function inline(children: Child[], marks: RichTextMark[], out: RichTextNode[], p
       const alt = (child.attribs.alt ?? '').slice(0, 1000);
       if (IMAGE_SRC.test(src)) out.push({ type: 'image', attrs: { src, ...(alt ? { alt } : {}) } });
       else if (alt) inline([{ type: 'text', data: alt }], marks, out, pre);
+      continue;
+    }
+    // An MRN chip as the kit writes it (`<span data-type="record" data-mrn>`) or a link to an MRN.
+    const mrn = tag === 'span' && child.attribs['data-type'] === 'record' ? child.attribs['data-mrn'] : tag === 'a' ? child.attribs.href : undefined;
+    if (mrn !== undefined && RECORD_MRN.test(mrn)) {
+      const label = textOf(child).replace(/\s+/g, ' ').trim().slice(0, 500);
+      out.push({ type: 'record', attrs: label && label !== mrn ? { label, mrn } : { mrn } });
       continue;
     }
     let next = marks;

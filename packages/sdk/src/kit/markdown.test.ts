@@ -1,6 +1,7 @@
 import test from 'ava';
 import { escapeHtml, richTextFromMarkdown, richTextToHtml, richTextToMarkdown, safeHref } from './markdown.js';
-import { richTextFromHtml } from './html-import.js';
+import { richTextFromDocx, richTextFromHtml } from './html-import.js';
+import { richTextToDocx } from './docx.js';
 import { loadPeer } from './peer.js';
 import type { RichTextNode } from './rich-text.js';
 
@@ -184,4 +185,24 @@ test('a converter whose optional package the app did not install says which pack
   const error = await t.throwsAsync(loadPeer(missing, 'richTextToDocx', () => import(missing)));
   t.is(error?.message, `richTextToDocx needs the package ${missing}: add it to the app's dependencies (npm install ${missing})`);
   t.is(typeof (await loadPeer('docx', 'richTextToDocx', () => import('docx'))).Packer.toBuffer, 'function');
+});
+
+test('an MRN chip writes as [Label](mrn:…), or <mrn:…> without a label, and reads back as the same record node', (t) => {
+  const chip = (mrn: string, label?: string): RichTextNode => ({ type: 'record', attrs: label === undefined ? { mrn } : { label, mrn } });
+  const doc: RichTextNode = { type: 'doc', content: [para(text('See '), chip('mrn:wiki:page:0b6f', 'Leave policy'), text(', '), chip('mrn:tasks:task:T-42'), text('.')), { type: 'bulletList', content: [{ type: 'listItem', content: [para(chip('mrn:contacts:company:c1', 'Initrode'))] }] }] };
+  const markdown = richTextToMarkdown(doc);
+  t.is(markdown, 'See [Leave policy](mrn:wiki:page:0b6f), <mrn:tasks:task:T-42>.\n\n- [Initrode](mrn:contacts:company:c1)\n');
+  t.deepEqual(richTextFromMarkdown(markdown), doc);
+  // Inside bold it stays a chip; a link or an autolink to something that is not an MRN stays text.
+  t.deepEqual(richTextFromMarkdown('**a [B](mrn:wiki:page:1)** [x](mrn:bad) <mrn:nope>').content![0], para(text('a ', 'bold'), chip('mrn:wiki:page:1', 'B'), text(' '), { type: 'text', text: 'x', marks: [{ type: 'link', attrs: { href: 'mrn:bad' } }] }, text(' <mrn:nope>')));
+});
+
+test('an MRN chip is a span with its label in HTML (never a link), and HTML and Word documents read it back', async (t) => {
+  const doc: RichTextNode = { type: 'doc', content: [para(text('See '), { type: 'record', attrs: { label: 'Leave <policy>', mrn: 'mrn:wiki:page:0b6f' } }, text(' and '), { type: 'record', attrs: { mrn: 'mrn:tasks:task:T-42' } })] };
+  const html = richTextToHtml(doc);
+  t.is(html, '<p>See <span data-type="record" data-mrn="mrn:wiki:page:0b6f">Leave &lt;policy&gt;</span> and <span data-type="record" data-mrn="mrn:tasks:task:T-42">mrn:tasks:task:T-42</span></p>');
+  t.deepEqual(await richTextFromHtml(html), doc);
+  t.deepEqual((await richTextFromHtml('<p><a href="mrn:wiki:page:9">Nine</a> <span data-type="record" data-mrn="javascript:x">y</span></p>')).content![0], para({ type: 'record', attrs: { label: 'Nine', mrn: 'mrn:wiki:page:9' } }, text(' y')));
+  const docx = await richTextToDocx(doc);
+  t.deepEqual((await richTextFromDocx(docx)).content, [para(text('See Leave <policy> and mrn:tasks:task:T-42'))]);
 });

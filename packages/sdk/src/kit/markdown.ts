@@ -1,4 +1,4 @@
-import type { RichTextMark, RichTextNode } from './rich-text.js';
+import { RECORD_MRN, recordText, type RichTextMark, type RichTextNode } from './rich-text.js';
 
 /**
  * Markdown in and out of rich text (ProseMirror JSON, `RichTextNode`), and rich text as HTML,
@@ -10,8 +10,16 @@ import type { RichTextMark, RichTextNode } from './rich-text.js';
  * end, strike as `~~…~~` and an image as `![alt](src)` (underline and highlight have no Markdown:
  * their text stays). HTML: the same, a task item ticked (☑) or not (☐), a table's header row in
  * `<thead>` as column headers (spans kept), a mention as
- * `<span data-type="mention" data-id="…">@Label</span>` (the editor's own markup).
+ * `<span data-type="mention" data-id="…">@Label</span>` (the editor's own markup). An MRN chip
+ * (`record`) is written `[Label](mrn:…)`, or `<mrn:…>` without a label, and both are read back as
+ * one (docs/decisions, "MRN chips"); in HTML it is `<span data-type="record" data-mrn="…">Label</span>`.
  */
+
+/** A `record` node for an MRN written as a Markdown link or autolink; null when the target is not an MRN. */
+function recordOf(mrn: string, text: string): RichTextNode | null {
+  if (!RECORD_MRN.test(mrn)) return null;
+  return { type: 'record', attrs: text && text !== mrn ? { label: text, mrn } : { mrn } };
+}
 
 /** Inline Markdown as text nodes with marks. */
 function inline(source: string, marks: RichTextMark[] = []): RichTextNode[] {
@@ -22,7 +30,14 @@ function inline(source: string, marks: RichTextMark[] = []): RichTextNode[] {
     if (last && last.type === 'text' && JSON.stringify(last.marks ?? []) === JSON.stringify(with_)) last.text += text;
     else out.push(with_.length ? { type: 'text', text, marks: with_ } : { type: 'text', text });
   };
-  const pattern = /(`[^`]+`)|(\*\*[^*]+\*\*)|(\*[^*]+\*|_[^_]+_)|(\[[^\]]*\]\([^)\s]+\))/;
+  /** Nodes read inside a mark: text joins the run, an MRN chip stays a node. */
+  const take = (nodes: RichTextNode[]) => {
+    for (const node of nodes) {
+      if (node.type === 'text') push(node.text!, node.marks ?? []);
+      else out.push(node);
+    }
+  };
+  const pattern = /(`[^`]+`)|(\*\*[^*]+\*\*)|(\*[^*]+\*|_[^_]+_)|(\[[^\]]*\]\([^)\s]+\))|(<mrn:[^>\s]+>)/;
   let rest = source;
   while (rest.length) {
     const match = pattern.exec(rest);
@@ -33,11 +48,21 @@ function inline(source: string, marks: RichTextMark[] = []): RichTextNode[] {
     push(rest.slice(0, match.index), marks);
     const token = match[0];
     if (match[1]) push(token.slice(1, -1), [...marks, { type: 'code' }]);
-    else if (match[2]) for (const node of inline(token.slice(2, -2), [...marks, { type: 'bold' }])) push(node.text!, node.marks ?? []);
-    else if (match[3]) for (const node of inline(token.slice(1, -1), [...marks, { type: 'italic' }])) push(node.text!, node.marks ?? []);
-    else {
+    else if (match[2]) take(inline(token.slice(2, -2), [...marks, { type: 'bold' }]));
+    else if (match[3]) take(inline(token.slice(1, -1), [...marks, { type: 'italic' }]));
+    else if (match[5]) {
+      const record = recordOf(token.slice(1, -1), '');
+      if (record) out.push(record);
+      else push(token, marks);
+    } else {
       const link = /^\[([^\]]*)\]\(([^)\s]+)\)$/.exec(token)!;
-      for (const node of inline(link[1]! || link[2]!, [...marks, { type: 'link', attrs: { href: link[2] } }])) push(node.text!, node.marks ?? []);
+      const record = link[2]!.startsWith('mrn:') ? recordOf(link[2]!, link[1]!) : null;
+      if (record) {
+        out.push(record);
+        rest = rest.slice(match.index + token.length);
+        continue;
+      }
+      take(inline(link[1]! || link[2]!, [...marks, { type: 'link', attrs: { href: link[2] } }]));
     }
     rest = rest.slice(match.index + token.length);
   }
@@ -189,6 +214,7 @@ function inlineOut(nodes: RichTextNode[] = []): string {
     .map((node) => {
       if (node.type === 'hardBreak') return '  \n';
       if (node.type === 'mention') return mentionText(node);
+      if (node.type === 'record') return node.attrs?.label ? `[${recordText(node).replace(/[[\]]/g, '')}](${String(node.attrs?.mrn ?? '')})` : `<${String(node.attrs?.mrn ?? '')}>`;
       if (node.type === 'image') return `![${String(node.attrs?.alt ?? '')}](${String(node.attrs?.src ?? '')})`;
       let text = node.text ?? '';
       if (has(node, 'code')) text = `\`${text}\``;
@@ -251,6 +277,7 @@ function blockOut(node: RichTextNode): string {
       return tableOut(node);
     case 'image':
     case 'mention':
+    case 'record':
       return inlineOut([node]);
     default:
       return inlineOut(node.content);
@@ -280,6 +307,7 @@ export function richTextToHtml(doc: RichTextNode, href: (target: string) => stri
       .map((node) => {
         if (node.type === 'hardBreak') return '<br>';
         if (node.type === 'mention') return `<span data-type="mention" data-id="${escapeHtml(String(node.attrs?.id ?? ''))}">${escapeHtml(mentionText(node))}</span>`;
+        if (node.type === 'record') return `<span data-type="record" data-mrn="${escapeHtml(String(node.attrs?.mrn ?? ''))}">${escapeHtml(recordText(node))}</span>`;
         if (node.type === 'image') {
           const src = href(String(node.attrs?.src ?? ''));
           return src ? `<img src="${escapeHtml(src)}" alt="${escapeHtml(String(node.attrs?.alt ?? ''))}">` : escapeHtml(String(node.attrs?.alt ?? ''));
@@ -326,6 +354,7 @@ export function richTextToHtml(doc: RichTextNode, href: (target: string) => stri
       }
       case 'image':
       case 'mention':
+      case 'record':
         return `<p>${inlineHtml([node])}</p>`;
       default:
         return `<p>${inlineHtml(node.content)}</p>`;

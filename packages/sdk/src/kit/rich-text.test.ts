@@ -1,6 +1,6 @@
 import test from 'ava';
 import * as Y from 'yjs';
-import { richTextFromFragment, richTextMentions, richTextPlain, richTextTypes, writeRichText, type RichTextNode } from './rich-text.js';
+import { RECORD_MRN, richTextBadRecord, richTextFromFragment, richTextMentions, richTextPlain, richTextTypes, writeRichText, type RichTextNode } from './rich-text.js';
 
 const sample: RichTextNode = {
   type: 'doc',
@@ -97,4 +97,30 @@ test('mentions: each member once, by lower-cased id (an MRN read as its id), wit
   t.deepEqual([...richTextMentions(doc)], [[ada, 'Ask @Ada today'], [bo, '@Bo and @Ada']]);
   t.deepEqual([...richTextMentions(sample)], []);
   t.deepEqual([...richTextMentions(null)], []);
+});
+
+test('an MRN chip (record) survives a Yjs round trip and reads as its label, else its MRN, in the plain text', (t) => {
+  const chips: RichTextNode = {
+    type: 'doc',
+    content: [
+      { type: 'paragraph', content: [{ type: 'text', text: 'See ' }, { type: 'record', attrs: { label: 'Leave policy', mrn: 'mrn:wiki:page:0b6f' } }, { type: 'text', text: ' and ' }, { type: 'record', attrs: { mrn: 'mrn:tasks:task:T-42' } }] },
+    ],
+  };
+  const doc = new Y.Doc();
+  writeRichText(doc.getXmlFragment('default'), chips);
+  const other = new Y.Doc();
+  Y.applyUpdate(other, Y.encodeStateAsUpdate(doc));
+  t.deepEqual(richTextFromFragment(other.getXmlFragment('default')), chips);
+  t.is(richTextPlain(chips), 'See Leave policy and mrn:tasks:task:T-42');
+  t.is(richTextBadRecord(chips), null);
+});
+
+test('a record whose mrn is not mrn:{app}:{resource}:{id} is named by richTextBadRecord', (t) => {
+  const withMrn = (mrn: unknown): RichTextNode => ({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'record', attrs: { mrn: 'mrn:wiki:page:1' } }, { type: 'record', attrs: { mrn } }] }] });
+  t.is(richTextBadRecord(withMrn('mrn:wiki:page:2')), null);
+  t.is(richTextBadRecord(withMrn('mrn:wiki:page')), 'mrn:wiki:page');
+  t.is(richTextBadRecord(withMrn('https://example.com')), 'https://example.com');
+  t.is(richTextBadRecord(withMrn('mrn:Wiki:page:2')), 'mrn:Wiki:page:2');
+  t.is(richTextBadRecord(withMrn(undefined)), '');
+  t.true(RECORD_MRN.test('mrn:ext.acme.crm:deal:a-1_b.2'));
 });

@@ -125,7 +125,35 @@ export function writeRichText(fragment: Y.XmlFragment, doc: RichTextNode): void 
 }
 
 /** Node types whose content ends a line in the plain text (anything that is not inline). */
-const INLINE = new Set(['text', 'hardBreak', 'mention', 'image', 'mrn']);
+const INLINE = new Set(['text', 'hardBreak', 'mention', 'image', 'record']);
+
+/**
+ * The MRN a `record` node (an MRN chip: any app's record, `attrs.mrn`, perhaps a cached
+ * `attrs.label`) may hold: `mrn:{app}:{resource}:{id}` as search's `mrn` filter reads it, so every
+ * chip written can be looked up.
+ */
+export const RECORD_MRN = /^mrn:[a-z0-9][a-z0-9._-]{0,99}:[a-z0-9_-]{1,100}:[A-Za-z0-9._-]{1,200}$/;
+
+/** A `record` node's text outside the editor (plain text, Markdown, DOCX, HTML): its label, else its MRN. */
+export const recordText = (node: RichTextNode): string => {
+  const label = node.attrs?.label;
+  return typeof label === 'string' && label.trim() !== '' ? label : String(node.attrs?.mrn ?? '');
+};
+
+/** The first `record` node whose `mrn` is not an MRN (`RECORD_MRN`), as its `mrn` reads; null when every one is. */
+export function richTextBadRecord(doc: RichTextNode): string | null {
+  if (doc.type === 'record') {
+    const mrn = doc.attrs?.mrn;
+    const label = doc.attrs?.label;
+    if (typeof mrn !== 'string' || !RECORD_MRN.test(mrn)) return String(mrn ?? '');
+    if (label !== undefined && label !== null && (typeof label !== 'string' || label.length > 500)) return mrn;
+  }
+  for (const child of doc.content ?? []) {
+    const bad = richTextBadRecord(child);
+    if (bad !== null) return bad;
+  }
+  return null;
+}
 
 /**
  * The document's plain text: each block on its own line, no empty lines doubled (for search and
@@ -154,6 +182,7 @@ export function richTextPlain(doc: RichTextNode): string {
       return;
     }
     if (node.type === 'mention') line += `@${String(node.attrs?.label ?? node.attrs?.id ?? '')}`;
+    if (node.type === 'record') line += recordText(node);
     for (const child of node.content ?? []) walk(child);
     if (!INLINE.has(node.type) && node.type !== 'doc' && line !== '') {
       lines.push(line);

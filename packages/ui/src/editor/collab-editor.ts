@@ -8,6 +8,7 @@ import { CollabSession, fromBase64, statusText, toBase64, type CollabTransport, 
 import { keepEmptyBlocksText } from './empty-blocks.js';
 import { editorCss, formattingButtons, richTextExtensions, styleAdopter, type ImageSource } from './extensions.js';
 import { MentionSuggestions, type FindMembers } from './mention-suggest.js';
+import { RECORD_MRN, recordsThroughShell, type RecordLookup } from './record-chips.js';
 
 /**
  * `<wpk-collab-editor>`: rich text written together, on the platform's editing stack
@@ -60,7 +61,7 @@ function caret(user: Record<string, unknown>): HTMLElement {
 export type { CollabTransport, CollabUser };
 
 export class WpkCollabEditor extends LitElement {
-  static override properties = { transport: { attribute: false }, user: { attribute: false }, findMembers: { attribute: false }, images: { attribute: false }, imageFile: { state: true }, imageError: { state: true }, label: {}, here: { state: true }, status: { state: true }, editable: { state: true } };
+  static override properties = { transport: { attribute: false }, user: { attribute: false }, findMembers: { attribute: false }, images: { attribute: false }, records: { attribute: false }, linkingRecord: { state: true }, recordError: { state: true }, imageFile: { state: true }, imageError: { state: true }, label: {}, here: { state: true }, status: { state: true }, editable: { state: true } };
 
   /** Where the document comes from and goes to. */
   transport: CollabTransport | null = null;
@@ -72,6 +73,11 @@ export class WpkCollabEditor extends LitElement {
   findMembers: FindMembers | null = null;
   /** Images: uploaded and shown through the app (null: no Image button; stored images show only as data: URLs). */
   images: CollabImages | null = null;
+  /** How MRN chips are looked up and opened (null: through the shell, `recordsThroughShell`). */
+  records: RecordLookup | null = null;
+  /** True while the "Link a record" form shows. */
+  linkingRecord = false;
+  recordError = '';
   /** The image chosen, pasted or dropped, waiting for its alt text. */
   imageFile: File | null = null;
   imageError = '';
@@ -133,7 +139,7 @@ export class WpkCollabEditor extends LitElement {
       // Its base style comes with the shared sheet (extensions.ts): a <style> element of its own breaks the frame's CSP.
       injectCSS: false,
       extensions: [
-        ...richTextExtensions({ collaborative: true, blocks: true, imageSource: (src) => this.images?.source(src) ?? Promise.reject(new Error('no images')) }),
+        ...richTextExtensions({ collaborative: true, blocks: true, imageSource: (src) => this.images?.source(src) ?? Promise.reject(new Error('no images')), records: () => this.records ?? recordsThroughShell() }),
         Collaboration.configure({ document: this.doc, field: 'default' }),
         CollaborationCaret.configure({
           provider: { awareness: this.awareness },
@@ -226,7 +232,23 @@ export class WpkCollabEditor extends LitElement {
     }
   }
 
+  /** Inserts the chip of the MRN given in the "Link a record" form at the cursor, then a space. */
+  private insertRecord(event: SubmitEvent): void {
+    event.preventDefault();
+    const input = (event.target as HTMLFormElement).elements.namedItem('mrn') as HTMLInputElement;
+    const mrn = input.value.trim();
+    if (!RECORD_MRN.test(mrn)) {
+      this.recordError = 'An MRN looks like mrn:{app}:{resource}:{id}, for example mrn:wiki:page:…';
+      input.focus();
+      return;
+    }
+    this.editor?.chain().focus().insertContent([{ type: 'record', attrs: { mrn } }, { type: 'text', text: ' ' }]).run();
+    this.linkingRecord = false;
+    this.recordError = '';
+  }
+
   protected override updated(changed: PropertyValues): void {
+    if (changed.has('linkingRecord') && this.linkingRecord) this.querySelector<HTMLInputElement>('.wpk-editor-record-form input[name="mrn"]')?.focus();
     if (changed.has('imageFile') && this.imageFile) this.querySelector<HTMLInputElement>('.wpk-editor-image-form input[name="alt"]')?.focus();
     // Colours through the CSSOM: the frame's CSP refuses style attributes.
     for (const chip of this.querySelectorAll<HTMLElement>('.wpk-editor-here span[data-color]')) chip.style.backgroundColor = chip.dataset.color ?? '';
@@ -241,9 +263,18 @@ export class WpkCollabEditor extends LitElement {
           ? html`<button type="button" @mousedown=${(event: Event) => event.preventDefault()} @click=${() => this.querySelector<HTMLInputElement>('.wpk-editor-image-file')?.click()}>Image</button>
               <input class="wpk-editor-image-file" type="file" accept="image/png,image/jpeg,image/gif,image/webp" hidden aria-label="Image file" @change=${this.chooseImage} />`
           : nothing}
+        ${editor && this.editable ? html`<button type="button" aria-expanded=${this.linkingRecord ? 'true' : 'false'} @mousedown=${(event: Event) => event.preventDefault()} @click=${() => (this.linkingRecord = !this.linkingRecord)}>Link a record</button>` : nothing}
         <span class="wpk-editor-status" role="status">${statusText(this.session.status)}</span>
         <div class="wpk-editor-here" aria-label="Who is here">${this.here.map((user) => html`<span data-color=${user.color} title=${user.name}>${user.name}</span>`)}</div>
       </div>
+      ${this.linkingRecord && this.editable
+        ? html`<form class="wpk-editor-image-form wpk-editor-record-form" aria-label="Link a record" @submit=${this.insertRecord}>
+            <label>Record's MRN (a bare MRN typed or pasted in the text works too) <input name="mrn" maxlength="400" placeholder="mrn:wiki:page:…" aria-invalid=${this.recordError ? 'true' : 'false'} @input=${() => (this.recordError = '')} /></label>
+            <button type="submit">Insert record</button>
+            <button type="button" @click=${() => (this.linkingRecord = false)}>Cancel</button>
+            ${this.recordError ? html`<span role="alert">${this.recordError}</span>` : nothing}
+          </form>`
+        : nothing}
       ${this.imageFile
         ? html`<form class="wpk-editor-image-form" aria-label="Insert an image" @submit=${this.insertImage}>
             <label>Describe ${this.imageFile.name || 'the image'} for those who cannot see it <input name="alt" maxlength="1000" /></label>

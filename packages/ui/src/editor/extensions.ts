@@ -3,6 +3,7 @@ import { TaskItem, TaskList } from '@tiptap/extension-list';
 import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import StarterKit from '@tiptap/starter-kit';
 import { html, nothing, type TemplateResult } from 'lit';
+import { RecordChip, type RecordLookup } from './record-chips.js';
 
 /**
  * The rich text every editor of the kit writes, shared by `<wpk-collab-editor>` (with Yjs) and
@@ -107,18 +108,19 @@ export const ChecklistItem = TaskItem.extend({
 /**
  * The extension set; `collaborative` leaves undo/redo to the Yjs binding (its own history).
  * `blocks` adds checklists (`taskList` of `taskItem`, nested), tables (`table`, `tableRow`,
- * `tableHeader`, `tableCell`; no column resizing) and images (`image`, shown through
- * `imageSource`): for documents whose server keeps them (Papers'),
+ * `tableHeader`, `tableCell`; no column resizing), images (`image`, shown through
+ * `imageSource`) and MRN chips (`record`, looked up through `records`, by default the shell's:
+ * record-chips.ts): for documents whose server keeps them (Papers', Wiki's),
  * not for HTML an app's sanitiser would flatten.
  */
-export function richTextExtensions(options: { collaborative: boolean; blocks?: boolean; imageSource?: ImageSource | null }): AnyExtension[] {
+export function richTextExtensions(options: { collaborative: boolean; blocks?: boolean; imageSource?: ImageSource | null; records?: () => RecordLookup | null }): AnyExtension[] {
   return [
     StarterKit.configure({
       ...(options.collaborative ? { undoRedo: false as const } : {}),
       link: { openOnClick: false, autolink: true, protocols: ['mailto'], isAllowedUri: (url) => /^(https?:\/\/|mailto:)/i.test(url) },
     }),
     Mention,
-    ...(options.blocks ? [TaskList, ChecklistItem, Table.configure({ resizable: false }), TableRow, TableHeader, TableCell, ImageBlock.configure({ source: options.imageSource ?? null })] : []),
+    ...(options.blocks ? [TaskList, ChecklistItem, Table.configure({ resizable: false }), TableRow, TableHeader, TableCell, ImageBlock.configure({ source: options.imageSource ?? null }), RecordChip.configure({ lookup: options.records ?? null })] : []),
   ];
 }
 
@@ -196,6 +198,12 @@ ${tag} .wpk-editor-image-form label { display: grid; gap: 2px; max-width: 100%; 
 ${tag} .wpk-editor-image-form input { font: inherit; min-height: 32px; padding: 2px 8px; border: 1px solid #8a94a6; border-radius: 6px; }
 ${tag} .wpk-editor-image-form button { font: inherit; min-height: 36px; border: 1px solid #8a94a6; border-radius: 6px; background: #fff; color: #1f2933; cursor: pointer; }
 ${tag} .wpk-editor-image-form [role='alert'] { color: #b91c1c; }
+${tag} .wpk-record { display: inline-flex; gap: 4px; align-items: baseline; padding: 0 6px; border: 1px solid #8a94a6; border-radius: 999px; background: #f1f5f9; color: #1f2933; white-space: nowrap; }
+${tag} .wpk-record a { color: #1e3a8a; text-decoration: none; }
+${tag} .wpk-record a:focus-visible { outline: 2px solid #1d4ed8; outline-offset: 2px; }
+${tag} .wpk-record .wpk-record-type { font-size: 0.85em; color: #3e4c59; }
+${tag} .wpk-record.wpk-record-restricted { color: #3e4c59; font-style: italic; }
+${tag} .ProseMirror-selectednode.wpk-record { outline: 2px solid #1d4ed8; }
 ${tag} .ProseMirror-gapcursor { display: none; pointer-events: none; position: absolute; }
 ${tag} .ProseMirror-focused .ProseMirror-gapcursor { display: block; }
 `;

@@ -10,7 +10,8 @@ import { VERIFICATION_LABELS, WIKI_STYLES, get, pageLinksOf, send, type Page, ty
  * read (a stale save says so and keeps the text), it reaches the open editors as one edit. Below:
  * the pages it links to, the pages linking to it, and its verification. Beside the editor, its
  * comment threads (`<wpk-comment-threads>`): comment members and above start one on a selection,
- * reply, resolve and reopen; they reload when the page's channel says a comment changed.
+ * reply, resolve and reopen; they reload when the page's channel says a comment changed. Editors
+ * mark a page as a template (new pages start from it: the space's "From" choice) or unmark it.
  */
 /** The roles that comment. */
 const COMMENTERS = ['comment', 'edit', 'admin'];
@@ -104,6 +105,16 @@ export class WikiPage extends LitElement {
     this.markdown = true;
   }
 
+  /** Marks the page a template (new pages may start from it, in any space) or unmarks it. */
+  private async markTemplate(template: boolean): Promise<void> {
+    try {
+      this.page = await send<Page>('PATCH', `/wiki/pages/${this.pageId}`, { template });
+      toast(template ? 'Page marked as a template' : 'Page is no longer a template', 'success');
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
   private async verify(): Promise<void> {
     try {
       this.page = await send<Page>('POST', `/wiki/pages/${this.pageId}/verification`, {});
@@ -159,9 +170,9 @@ export class WikiPage extends LitElement {
             <div class="actions"><button type="submit">Save</button><button type="button" @click=${() => { this.markdown = false; }}>Cancel</button></div>
           </form>`
         : html`<h1>${page.title}</h1>
-          <p class="muted">Version ${page.version} · <span class="badge">${VERIFICATION_LABELS[page.verification]}</span>${page.due_at ? ` · review by ${page.due_at.slice(0, 10)}` : ''}${page.parent_hidden ? ' · its parent page is hidden from you' : ''}</p>
+          <p class="muted">Version ${page.version} · <span class="badge">${VERIFICATION_LABELS[page.verification]}</span>${page.due_at ? ` · review by ${page.due_at.slice(0, 10)}` : ''}${page.parent_hidden ? ' · its parent page is hidden from you' : ''}${page.template ? html` · <span class="badge">Template</span>` : ''}</p>
           <div class="actions">
-            ${this.editable ? html`<button type="button" @click=${() => this.openMarkdown()}>Edit as Markdown</button><button type="button" @click=${() => this.verify()}>Verify</button>` : html`<span class="muted">You can read this page; editing it needs the edit role on its space.</span>`}
+            ${this.editable ? html`<button type="button" @click=${() => this.openMarkdown()}>Edit as Markdown</button><button type="button" @click=${() => this.verify()}>Verify</button><button type="button" @click=${() => this.markTemplate(!page.template)}>${page.template ? 'Unmark as template' : 'Mark as template'}</button>` : html`<span class="muted">You can read this page; editing it needs the edit role on its space.</span>`}
           </div>
           ${this.ready
             ? html`<div class="with-comments">
