@@ -45,6 +45,8 @@ export class SlidesEditor extends LitElement {
   private session: CollabSession | null = null;
   /** The focused text field's selection, moved by a remote change, put back once redrawn. */
   private caret: { key: string; start: number; end: number } | null = null;
+  /** The selected slide's id as last drawn. */
+  private selectedId: string | undefined;
 
   constructor() {
     super();
@@ -75,7 +77,9 @@ export class SlidesEditor extends LitElement {
       session.doc.getMap('deck').observe(() => this.requestUpdate());
       session.doc.getArray<YMap>('slides').observeDeep((events, transaction) => {
         if (transaction.origin === collab.REMOTE) this.moveCaret(events);
-        this.selected = Math.min(this.selected, Math.max(0, session.doc.getArray('slides').length - 1));
+        // The selected slide stays selected wherever someone moves it.
+        const kept = this.slides().findIndex((one) => one.id === this.selectedId);
+        this.selected = kept >= 0 ? kept : Math.min(this.selected, Math.max(0, session.doc.getArray('slides').length - 1));
         this.requestUpdate();
       });
       this.session = session;
@@ -326,6 +330,7 @@ export class SlidesEditor extends LitElement {
     if (!deck || !session || session.status === 'loading') return html`<p class="muted">Loading…</p>`;
     const slides = this.slides();
     const slide = slides[this.selected];
+    this.selectedId = slide?.id;
     const editable = session.editable;
     const { title, theme } = this.fields();
     const themeName = Object.entries(THEMES).find(([, one]) => JSON.stringify(one) === JSON.stringify({ font: theme.font, background: theme.background, text: theme.text, accent: theme.accent }))?.[0] ?? '';
@@ -362,7 +367,7 @@ export class SlidesEditor extends LitElement {
           </li>`)}
         </ol>
         <section aria-label="Selected slide">
-          <div class="stage-edit" tabindex="0" aria-label="Slide stage: arrow keys move the selected element" @keydown=${(event: KeyboardEvent) => this.nudge(event)} @pointerdown=${(event: PointerEvent) => this.drag(event)}>${slideView(slide, theme, 560, `Slide ${this.selected + 1}`)}</div>
+          <div class="stage-edit" role="group" tabindex="0" aria-label="Slide stage: arrow keys move the selected element" @keydown=${(event: KeyboardEvent) => this.nudge(event)} @pointerdown=${(event: PointerEvent) => this.drag(event)}>${slideView(slide, theme, 560, `Slide ${this.selected + 1}`)}</div>
           ${slide
             ? html`<label for="element">Element</label>
                 <select id="element" ?disabled=${!editable} @change=${(event: Event) => (this.element = (event.target as HTMLSelectElement).value || null)}>
