@@ -180,9 +180,19 @@ test.serial('two pages (1280 and 375 px) edit one deck at once: both type into o
   const styled = await until(async () => ok(await ann.get(`/slides/decks/${made.id}`)), (read) => read.slides[1]?.elements[0].y === 180 && read.slides[1].elements[0].font_size === 40 && read.title === 'Together, renamed');
   t.like(styled, { title: 'Together, renamed', theme: { font: 'sans', background: '#111827', text: '#f9fafb', accent: '#22c55e' } });
   t.like(styled.slides[1].elements[0], { x: 100, y: 180, font_size: 40 });
+  // Dragging on the slide moves the selected element by the pointer's way, scaled to the 1280 px stage.
+  const stage = (await a.frame.getByLabel(/Slide stage/).boundingBox())!;
+  const scale = 1280 / (await a.frame.locator('.stage-edit .stage-frame').boundingBox())!.width;
+  await a.page.mouse.move(stage.x + 100, stage.y + 50);
+  await a.page.mouse.down();
+  await a.page.mouse.move(stage.x + 140, stage.y + 50, { steps: 4 });
+  await a.page.mouse.up();
+  const dragged = await until(async () => ok(await ann.get(`/slides/decks/${made.id}`)), (read) => read.slides[1]?.elements[0].x === Math.round(100 + 40 * scale));
+  t.is(dragged.slides[1].elements[0].x, Math.round(100 + 40 * scale), 'a drag moves the element');
+  t.is(dragged.slides[1].elements[0].y, 180);
   await b.frame.getByRole('list', { name: 'Slides' }).getByRole('button', { name: /^2\./ }).click();
   await b.frame.getByLabel('Element', { exact: true }).selectOption('body');
-  t.is(await b.frame.getByLabel('X', { exact: true }).inputValue(), '100', 'the other page sees the element moved');
+  t.is(await b.frame.getByLabel('X', { exact: true }).inputValue(), String(dragged.slides[1].elements[0].x), 'the other page sees the element moved');
   await checkPage(t, a.page, a.frame, 'the editor with two editors at 1280 px');
   await checkPage(t, b.page, b.frame, 'the editor with two editors at 375 px');
   await a.page.context().close();

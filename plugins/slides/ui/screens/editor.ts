@@ -154,7 +154,7 @@ export class SlidesEditor extends LitElement {
     const element = this.slides()[this.selected]?.elements.find((one) => one.id === this.element);
     const stage = down.currentTarget as HTMLElement;
     if (!element || !this.session?.editable) return;
-    const scale = 1280 / stage.getBoundingClientRect().width;
+    const scale = 1280 / (stage.querySelector('.stage-frame') ?? stage).getBoundingClientRect().width;
     const start = { x: down.clientX, y: down.clientY, left: element.x, top: element.y };
     stage.setPointerCapture(down.pointerId);
     const move = (event: PointerEvent) => this.setElement({ x: Math.round(start.left + (event.clientX - start.x) * scale), y: Math.round(start.top + (event.clientY - start.y) * scale) });
