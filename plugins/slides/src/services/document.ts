@@ -21,8 +21,9 @@ import { allKeyed, keysFor, sortByOrder } from './order.js';
  *   character; a table's `rows` and a chart's `labels` and `series` are plain values (replaced whole).
  *
  * Its stable JSON snapshot (`{deck: {title, theme}, slides: [...]}`, the slides sorted by key) is
- * kept in `deck_documents`, and the deck row's `title`, `theme` and `slides` are rewritten from it in the same transaction, so every reader (the API,
- * exports, comments, links, search) reads the document's current state without Yjs. Every update
+ * kept in `deck_documents`, and the deck row's `title`, `theme` and `slides` are rewritten from it
+ * in the same transaction, so every reader (the API, exports, comments, links, search) reads the
+ * document's current state without Yjs. Every update
  * is checked against the shape above and the deck's validation (each refusal names
  * `slides[i].elements[j].field`).
  */
@@ -181,8 +182,8 @@ function writeList(list: Y.Array<Y.Map<unknown>>, values: Array<{ id: string }>)
 /**
  * Writes the slides into the document as the fewest changes (a REST write, a deck's first state),
  * matched by id wherever they are in the array: a slide kept stays where it is and is edited in
- * place, its order key kept while it still sorts after the slide before it (`keysFor`); a new slide
- * is appended with its key.
+ * place, keeping its order key when it is among the most keys that still sort in the new order
+ * (`keysFor`); a new slide is appended with its key.
  */
 export function writeSlides(doc: Y.Doc, slides: Slide[]): void {
   const list = doc.getArray<Y.Map<unknown>>('slides');
