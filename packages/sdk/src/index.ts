@@ -4,6 +4,7 @@
  */
 export * from './errors.js';
 export * from './mrn.js';
+export * from './positions.js';
 export * from './input/index.js';
 export * from './events/index.js';
 export type * from './manifest/types.js';

@@ -1,7 +1,9 @@
 /**
  * The Slides app's front-end in Chromium, through the real routes: a member opens Slides from the
  * launcher, makes a deck, adds a slide, writes its text and speaker notes (each change sent live),
- * two pages (1280 and 375 px) edit one deck at once and converge with nothing lost, a member
+ * two pages (1280 and 375 px) edit one deck at once and converge with nothing lost (a slide moved
+ * while the other page types in it keeps the typing; the title, the theme and an element moved by
+ * its fields and the arrow keys reach the other page), a member
  * presents it (the presenter view: the slide, the next one, the notes, a timer) while a colleague
  * follows it, and each Next reaches the follower live. At 1280 px and at 375 px, axe-clean (no
  * serious or critical violation) in the shell and in the frame, no Content-Security-Policy
@@ -103,7 +105,7 @@ test.serial('at 1280 px: a deck is made and edited (a slide added, its text and 
   await page.context().close();
 });
 
-test.serial('two pages (1280 and 375 px) edit one deck at once: both type into one text box while one adds a slide; both end with the same deck, nothing lost', async (t) => {
+test.serial('two pages (1280 and 375 px) edit one deck at once: both type into one text box while one adds a slide, one moves the slide the other types in; both end with the same deck, nothing lost; the title, theme and an element\'s place and style reach the other page live', async (t) => {
   const made = ok(await ann.post('/slides/decks', { title: 'Together', slides: [{ id: 'one', layout: 'title_content', elements: [{ id: 'body', type: 'text', x: 60, y: 170, width: 1160, height: 400, text: 'Start.' }] }] }));
   const a = await web.openApp(1280, { email: ann.email });
   const b = await web.openApp(375, { email: bob.email });
@@ -147,6 +149,50 @@ test.serial('two pages (1280 and 375 px) edit one deck at once: both type into o
   t.true(isSubsequence(annText, text), `Ann's typing is all there in order: ${text}`);
   t.true(isSubsequence(bobText, text), `Bob's typing is all there in order: ${text}`);
   t.deepEqual(settled.server.slides.map((slide: { layout: string }) => slide.layout), ['title_content', 'section'], 'the slide added meanwhile is kept');
+
+  // At once: Bob moves the first slide down while Ann types in it; her text survives the move.
+  const moreText = ' Moved.';
+  await boxA.focus();
+  await boxA.press('End');
+  await Promise.all([
+    boxA.pressSequentially(moreText, { delay: 40 }),
+    (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      await b.frame.getByRole('list', { name: 'Slides' }).getByRole('button', { name: 'Move slide 1 down' }).click();
+    })(),
+  ]);
+  const moved = await until(async () => ok(await ann.get(`/slides/decks/${made.id}`)), (read) => read.slides[1]?.id === 'one' && (read.slides[1].elements[0].text as string).endsWith(moreText));
+  t.deepEqual(moved.slides.map((slide: { layout: string }) => slide.layout), ['section', 'title_content'], 'the slide moved');
+  t.is(moved.slides[1].elements[0].text, `${text}${moreText}`, 'what Ann typed while Bob moved the slide is kept');
+
+  // Ann renames the deck, picks a theme and nudges the body's text box; Bob sees each live.
+  await a.frame.getByLabel('Deck title').fill('Together, renamed');
+  await b.frame.getByRole('heading', { name: 'Together, renamed' }).waitFor();
+  await a.frame.getByLabel('Theme').selectOption('Dark');
+  t.is(await until(() => b.frame.getByLabel('Theme').inputValue(), (value) => value === 'Dark'), 'Dark', 'the other page shows the theme picked');
+  await a.frame.getByLabel('Element', { exact: true }).selectOption('body');
+  await a.frame.getByLabel('X', { exact: true }).fill('100');
+  await a.frame.getByLabel('X', { exact: true }).press('Enter');
+  await a.frame.getByLabel('Font size').fill('40');
+  await a.frame.getByLabel('Font size').press('Enter');
+  await a.frame.getByLabel(/Slide stage/).focus();
+  await a.frame.getByLabel(/Slide stage/).press('ArrowDown');
+  const styled = await until(async () => ok(await ann.get(`/slides/decks/${made.id}`)), (read) => read.slides[1]?.elements[0].y === 180 && read.slides[1].elements[0].font_size === 40 && read.title === 'Together, renamed');
+  t.like(styled, { title: 'Together, renamed', theme: { font: 'sans', background: '#111827', text: '#f9fafb', accent: '#22c55e' } });
+  t.like(styled.slides[1].elements[0], { x: 100, y: 180, font_size: 40 });
+  // Dragging on the slide moves the selected element by the pointer's way, scaled to the 1280 px stage.
+  const stage = (await a.frame.getByLabel(/Slide stage/).boundingBox())!;
+  const scale = 1280 / (await a.frame.locator('.stage-edit .stage-frame').boundingBox())!.width;
+  await a.page.mouse.move(stage.x + 100, stage.y + 50);
+  await a.page.mouse.down();
+  await a.page.mouse.move(stage.x + 140, stage.y + 50, { steps: 4 });
+  await a.page.mouse.up();
+  const dragged = await until(async () => ok(await ann.get(`/slides/decks/${made.id}`)), (read) => read.slides[1]?.elements[0].x === Math.round(100 + 40 * scale));
+  t.is(dragged.slides[1].elements[0].x, Math.round(100 + 40 * scale), 'a drag moves the element');
+  t.is(dragged.slides[1].elements[0].y, 180);
+  await b.frame.getByRole('list', { name: 'Slides' }).getByRole('button', { name: /^2\./ }).click();
+  await b.frame.getByLabel('Element', { exact: true }).selectOption('body');
+  t.is(await b.frame.getByLabel('X', { exact: true }).inputValue(), String(dragged.slides[1].elements[0].x), 'the other page sees the element moved');
   await checkPage(t, a.page, a.frame, 'the editor with two editors at 1280 px');
   await checkPage(t, b.page, b.frame, 'the editor with two editors at 375 px');
   await a.page.context().close();

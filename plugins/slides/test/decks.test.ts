@@ -1,5 +1,6 @@
 import test from 'ava';
 import { checkMatrixRows, listenForSockets, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
+import { keyBetween } from '@wpk/sdk';
 import * as Y from 'yjs';
 import manifest from '../app.json' with { type: 'json' };
 import { newDeck, startSlidesWorld, THREE_SLIDES } from './helpers/world.js';
@@ -174,7 +175,7 @@ test.serial('the slides are a Yjs document: two edits of one text box at once bo
   world.takeEvents();
   const read = await ann.get(`/slides/decks/${deck.id}/document`);
   t.like(read.body.data, { deck_id: deck.id, editable: true });
-  t.deepEqual(read.body.data.content, { slides: deck.slides }, 'the JSON snapshot is what GET /slides/decks/{id} answers');
+  t.deepEqual(read.body.data.content, { deck: { title: deck.title, theme: deck.theme }, slides: deck.slides }, 'the JSON snapshot is what GET /slides/decks/{id} answers');
 
   const annDoc = await replica(ann, deck.id);
   const bobDoc = await replica(bob, deck.id);
@@ -186,6 +187,7 @@ test.serial('the slides are a Yjs document: two edits of one text box at once bo
     const slide = new Y.Map<unknown>();
     slides.push([slide]);
     slide.set('id', 's4');
+    slide.set('order', 'z');
     slide.set('layout', 'blank');
     slide.set('notes', new Y.Text('Thanks'));
     slide.set('background', null);
@@ -203,7 +205,7 @@ test.serial('the slides are a Yjs document: two edits of one text box at once bo
   const merged = (await bob.get(`/slides/decks/${deck.id}`)).body.data;
   t.like(merged, { version: 3, slide_count: 4 });
   t.is(merged.slides[1].elements[1].text, 'Q3: Revenue up 12% (est.)');
-  t.deepEqual(merged.slides[3], { id: 's4', layout: 'blank', notes: 'Thanks', background: null, elements: [] });
+  t.deepEqual(merged.slides[3], { id: 's4', order: 'z', layout: 'blank', notes: 'Thanks', background: null, elements: [] });
   Y.applyUpdate(annDoc, Buffer.from(bobUpdate, 'base64'));
   Y.applyUpdate(bobDoc, Buffer.from(annUpdate, 'base64'));
   t.deepEqual(annDoc.getArray('slides').toJSON(), merged.slides);
@@ -244,7 +246,7 @@ test.serial('each Yjs update is checked like a PATCH (the field named) and as th
   const captured: Uint8Array[] = [];
   evil.on('update', (update: Uint8Array) => captured.push(update));
   evil.getMap('evil').set('x', 1);
-  t.deepEqual((await bob.post(`/slides/decks/${deck.id}/updates`, { update: encode(captured[0]) })).body, { error: 'update: this document\'s roots are slides; the update writes "evil"' });
+  t.deepEqual((await bob.post(`/slides/decks/${deck.id}/updates`, { update: encode(captured[0]) })).body, { error: 'update: this document\'s roots are deck, slides; the update writes "evil"' });
   t.deepEqual((await bob.post(`/slides/decks/${deck.id}/updates`, { update: '/////w==' })).body, { error: 'update: not a Yjs update (it could not be decoded)', field: 'update' });
   const reader = await world.member(['slides.decks.read']);
   t.deepEqual((await reader.post(`/slides/decks/${deck.id}/updates`, { update: change(bobDoc, (slides) => textOf(slides, 1, 1).insert(0, 'x')) })).body, { error: 'Missing permission: slides.decks.edit' });
@@ -261,6 +263,81 @@ test.serial('each Yjs update is checked like a PATCH (the field named) and as th
   t.deepEqual(older.getArray('slides').toJSON(), deck.slides);
   t.deepEqual((await bob.post(`/slides/decks/${deck.id}/updates`, { update: change(older, (slides) => textOf(slides, 1, 0).insert(7, '!')) })).body.data, { deck_id: deck.id, applied: true, version: 2 });
   t.is((await ann.get(`/slides/decks/${deck.id}`)).body.data.slides[1].elements[0].text, 'Results!');
+});
+
+test.serial('a slide moves by its order key: an edit made inside it meanwhile survives, the deck lists slides by key; a bad key is a 400 naming slides[i].order', async (t) => {
+  const deck = await newDeck(ann, { slides: THREE_SLIDES });
+  t.deepEqual(deck.slides.map((slide: { order: string }) => slide.order), ['V', 'k', 's']);
+  const annDoc = await replica(ann, deck.id);
+  const bobDoc = await replica(bob, deck.id);
+  // At once: Ann moves the second slide to the end while Bob types in it.
+  const moved = change(annDoc, (slides) => slides.get(1).set('order', keyBetween('s', null)));
+  const typed = change(bobDoc, (slides) => textOf(slides, 1, 1).insert('Revenue up 12%'.length, ' (est.)'));
+  t.is((await ann.post(`/slides/decks/${deck.id}/updates`, { update: moved })).status, 200);
+  t.is((await bob.post(`/slides/decks/${deck.id}/updates`, { update: typed })).status, 200);
+  const read = (await ann.get(`/slides/decks/${deck.id}`)).body.data;
+  t.deepEqual(read.slides.map((slide: { id: string; order: string }) => [slide.id, slide.order]), [['s1', 'V'], ['s3', 's'], ['s2', 'w']]);
+  t.is(read.slides[2].elements[1].text, 'Revenue up 12% (est.)', 'the text typed into the moving slide is kept');
+  t.deepEqual((await ann.get(`/slides/decks/${deck.id}/document`)).body.data.content.slides, read.slides, 'the snapshot lists the slides by key too');
+
+  const probe = await replica(bob, deck.id);
+  const refused = async (edit: (slides: Y.Array<Y.Map<unknown>>) => void) => {
+    const copy = new Y.Doc();
+    Y.applyUpdate(copy, Y.encodeStateAsUpdate(probe));
+    return (await bob.post(`/slides/decks/${deck.id}/updates`, { update: change(copy, edit) })).body;
+  };
+  t.deepEqual(await refused((slides) => slides.get(0).set('order', '10')), { error: 'slides[0].order must be an order key: 1-200 letters or digits, not ending in 0', field: 'slides[0].order' });
+  t.deepEqual(await refused((slides) => slides.get(0).set('order', 'V-')), { error: 'slides[0].order must be an order key: 1-200 letters or digits, not ending in 0', field: 'slides[0].order' });
+  t.deepEqual(await refused((slides) => slides.get(0).set('order', 7)), { error: 'slides[0].order must be a string', field: 'slides[0].order' });
+  t.deepEqual(await refused((slides) => slides.get(0).delete('order')), { error: "slides[0].order is required: the deck's slides are ordered by their keys", field: 'slides[0].order' });
+  t.is((await ann.get(`/slides/decks/${deck.id}`)).body.data.version, 3, 'nothing refused was stored');
+
+  // A PATCH's order is its array's: the slide it moves takes one new key, the others keep theirs.
+  const patched = await ann.patch(`/slides/decks/${deck.id}`, { version: 3, slides: [read.slides[2], read.slides[0], read.slides[1]] });
+  t.deepEqual(patched.body.data.slides.map((slide: { id: string; order: string }) => [slide.id, slide.order]), [['s2', 'F'], ['s1', 'V'], ['s3', 's']]);
+
+  // A deck whose document has no keys (made before them) is keyed in its order on first use.
+  await world.query('DELETE FROM app_slides.deck_updates WHERE deck_id = :id', { id: deck.id });
+  await world.query('DELETE FROM app_slides.deck_documents WHERE deck_id = :id', { id: deck.id });
+  const unkeyed = patched.body.data.slides.map(({ order: _order, ...slide }: { order: string }) => slide);
+  await world.query('UPDATE app_slides.decks SET slides = :slides WHERE id = :id', { id: deck.id, slides: JSON.stringify(unkeyed) });
+  const keyed = (await bob.get(`/slides/decks/${deck.id}/document`)).body.data.content.slides;
+  t.deepEqual(keyed.map((slide: { id: string; order: string }) => [slide.id, slide.order]), [['s2', 'V'], ['s1', 'k'], ['s3', 's']]);
+});
+
+test.serial('the title and theme are the document\'s too: a live change reaches the row, the event and the index; a PATCH is a server edit of them; a bad one is a 400 naming deck.field', async (t) => {
+  const deck = await newDeck(ann, { slides: THREE_SLIDES });
+  const annDoc = await replica(ann, deck.id);
+  t.deepEqual(annDoc.getMap('deck').toJSON(), { title: deck.title, theme: deck.theme });
+  world.takeEvents();
+  const edit = (doc: Y.Doc, write: (map: Y.Map<unknown>) => void) => change(doc, () => write(doc.getMap('deck')));
+  const theme = { font: 'serif', background: '#111827', text: '#f9fafb', accent: '#22c55e' };
+  const live = edit(annDoc, (map) => {
+    map.set('title', 'Renamed live');
+    map.set('theme', theme);
+  });
+  t.deepEqual((await ann.post(`/slides/decks/${deck.id}/updates`, { update: live })).body.data, { deck_id: deck.id, applied: true, version: 2 });
+  const read = (await bob.get(`/slides/decks/${deck.id}`)).body.data;
+  t.like(read, { title: 'Renamed live', version: 2 });
+  t.deepEqual(read.theme, theme);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.slides.deck.updated', payload: { deck_id: deck.id, deck_mrn: deck.mrn, version: 2, changed_fields: ['title', 'theme'], slide_count: 3, updated_by: ann.mrn } }]);
+  t.deepEqual((await bob.get('/slides/decks?q=renamed')).body.data.map((row: { id: string }) => row.id), [deck.id]);
+
+  const bad = async (write: (map: Y.Map<unknown>) => void) => {
+    const copy = new Y.Doc();
+    Y.applyUpdate(copy, Y.encodeStateAsUpdate(annDoc));
+    return (await ann.post(`/slides/decks/${deck.id}/updates`, { update: edit(copy, write) })).body;
+  };
+  t.deepEqual(await bad((map) => map.set('title', ' ')), { error: 'deck.title is not allowed to be empty', field: 'deck.title' });
+  t.deepEqual(await bad((map) => map.set('theme', { ...theme, accent: 'green' })), { error: 'deck.theme.accent must be a colour #rrggbb', field: 'deck.theme.accent' });
+  t.deepEqual(await bad((map) => map.set('title', new Y.Text('x'))), { error: "deck.title must be a plain value in the deck's document", field: 'deck.title' });
+  t.deepEqual(await bad((map) => map.set('layout', 'x')), { error: 'deck.layout is not allowed', field: 'deck.layout' });
+
+  const patched = await bob.patch(`/slides/decks/${deck.id}`, { version: 2, title: 'Renamed by PATCH', theme: { accent: '#ef4444' } });
+  t.like(patched.body.data, { title: 'Renamed by PATCH', version: 3 });
+  const document = (await ann.get(`/slides/decks/${deck.id}/document`)).body.data.content;
+  t.deepEqual(document.deck, { title: 'Renamed by PATCH', theme: { ...theme, accent: '#ef4444' } });
+  t.is((await ann.patch(`/slides/decks/${deck.id}`, { version: 2, title: 'Stale' })).status, 409);
 });
 
 test.serial('an image element names an image uploaded to the deck through a signed link', async (t) => {

@@ -93,6 +93,7 @@ test.serial('editors hear each new version of the deck on its channel', async (t
   const editor = await sockets.connect(bob);
   await subscribe(editor, `slides/decks/${deck.id}`);
   await ann.patch(`/slides/decks/${deck.id}`, { version: 1, title: 'Renamed' });
+  t.like(await editor.until((message) => message.type === 'event'), { event: 'doc.updated', data: { member_id: ann.id } }, "a title is the document's too: a PATCH of it is a server edit live editors receive");
   t.like(await editor.until((message) => message.type === 'event'), { event: 'deck.updated', data: { id: deck.id, version: 2, changed_fields: ['title'] } });
   editor.close();
 });

@@ -32,6 +32,7 @@ export interface Element {
 }
 export interface Slide {
   id: string;
+  order?: string;
   layout: string;
   elements: Element[];
   notes: string;
@@ -123,5 +124,8 @@ export const EDITOR_STYLES = css`
   .pick { text-align: start; flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
   textarea { width: 100%; box-sizing: border-box; }
   section label { display: block; margin-top: var(--wpk-space-2); }
+  .fields { display: flex; flex-wrap: wrap; gap: var(--wpk-space-1); align-items: center; border: 1px solid var(--wpk-color-border); border-radius: 4px; }
+  .fields input[type='number'] { width: 6em; }
+  .stage-edit { touch-action: none; }
   .here span { padding: 2px 8px; border-radius: 999px; color: #fff; font-size: 0.85em; }
 `;

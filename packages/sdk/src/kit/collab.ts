@@ -53,6 +53,11 @@ export interface CollabDocumentsSpec<M extends ModelMap> {
    */
   rootTypes?: Readonly<Record<string, 'array' | 'map' | 'text'>>;
   /**
+   * How a free-form document's JSON (`doc.toJSON()` of its roots) is stored and checked, e.g.
+   * Slides' slides sorted by their fractional `order` key. Absent: as it is.
+   */
+  content?: (json: Record<string, unknown>) => Record<string, unknown>;
+  /**
    * The app's own check of the document after a change: a problem (refused with a 400) or null.
    * `before` is the JSON snapshot before the change (what the change altered; absent when the
    * document is being created).
@@ -172,8 +177,8 @@ export function defineCollabDocuments<M extends ModelMap>(spec: CollabDocumentsS
         throw new InvalidError(`update: ${name} must be a Y.${type === 'array' ? 'Array' : type === 'map' ? 'Map' : 'Text'}`);
       }
     }
-    const content = doc.toJSON();
-    return { content, text: '' };
+    const json = doc.toJSON();
+    return { content: spec.content ? spec.content(json) : json, text: '' };
   };
 
   const problemOf = async (ctx: AnyContext<M>, id: string, doc: Y.Doc, snapshot: CollabSnapshot, before?: CollabSnapshot): Promise<string | null> => {

@@ -1,4 +1,4 @@
-import { InvalidError, Joi, newId, type JoiArraySchema, type JoiObjectSchema } from '@wpk/sdk';
+import { InvalidError, Joi, newId, POSITION_PATTERN, type JoiArraySchema, type JoiObjectSchema } from '@wpk/sdk';
 import { placeholders } from './placeholders.js';
 
 /**
@@ -65,6 +65,8 @@ export interface Element {
 
 export interface Slide {
   id: string;
+  /** The slide's fractional place in the deck (the document's; a REST write's order is its array's). */
+  order?: string;
   layout: Layout;
   elements: Element[];
   notes: string;
@@ -138,6 +140,7 @@ const element = () =>
 export const slideSchema = () =>
   Joi.object({
     id: elementId(),
+    order: Joi.string().pattern(POSITION_PATTERN).messages({ 'string.pattern.base': '{#label} must be an order key: 1-200 letters or digits, not ending in 0' }),
     layout: Joi.string().valid(...LAYOUTS).required(),
     elements: Joi.array().items(element()).max(ELEMENTS_PER_SLIDE),
     notes: Joi.string().max(NOTES_LIMIT).allow(''),

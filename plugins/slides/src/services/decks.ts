@@ -2,7 +2,8 @@ import { ConflictError, formatMrn, InvalidError, memberMrn, newId } from '@wpk/s
 import { resource, type SlidesBaseContext, type SlidesContext } from '../kit.js';
 import type { Deck } from '../models/index.js';
 import { DEFAULT_THEME, imageKeys, normalizeSlides, type Slide, type Theme } from './content.js';
-import { deckDocuments, ensureDocument, writeSlides } from './document.js';
+import { canonical, deckDocuments, ensureDocument, mirroredFields, writeDeckFields, writeSlides } from './document.js';
+import { keysInRow } from './order.js';
 import { deckDocument } from './present.js';
 import { endPresentation } from './presentations.js';
 
@@ -53,8 +54,11 @@ async function checkSlides(ctx: SlidesBaseContext, slides: Slide[]): Promise<voi
 export async function createDeck(ctx: SlidesContext, input: { title: string; theme?: Partial<Theme>; slides?: SlidesInput }): Promise<Deck> {
   const id = newId();
   const theme = { ...DEFAULT_THEME, ...input.theme };
-  const slides = normalizeSlides(null, input.slides ?? [{ layout: 'title' }], theme, input.title);
-  await checkSlides(ctx, slides);
+  const written = normalizeSlides(null, input.slides ?? [{ layout: 'title' }], theme, input.title);
+  await checkSlides(ctx, written);
+  // The keys the document's first state gives them (services/order.ts), so the row and the document agree.
+  const keys = keysInRow(written.length);
+  const slides = written.map((slide, index) => ({ ...slide, order: keys[index] }));
   const deck = await decks.create(ctx, { id, title: input.title, theme, slides, slide_count: slides.length, version: 1, creator_id: ctx.member.id });
   await ensureDocument(ctx, deck);
   return deck;
@@ -72,22 +76,24 @@ export async function updateDeck(ctx: SlidesContext, deckId: string, input: { ve
   if (input.version !== deck.version) {
     throw new ConflictError(`Deck ${deck.id} is at version ${deck.version}; this change was made on version ${input.version}: read the deck again and apply it there`, { field: 'version' });
   }
-  const changes: Partial<Deck> = {};
-  if (input.title !== undefined && input.title !== deck.title) changes.title = input.title;
+  const title = input.title ?? deck.title;
   const theme = input.theme ? { ...deck.theme, ...input.theme } : deck.theme;
-  if (canonical(theme) !== canonical(deck.theme)) changes.theme = theme;
-  if (input.slides) {
-    const slides = normalizeSlides(deck.id, input.slides, theme);
-    await checkSlides(ctx, slides);
-    if (canonical(slides) !== canonical(deck.slides)) {
-      // A server edit of the collaborative document (the fewest changes, by id): live editors receive it, and its snapshot is what the row keeps.
-      await ensureDocument(ctx, deck);
-      const result = await deckDocuments.apply(ctx, deck.id, { edit: (doc) => writeSlides(doc, slides) }, ctx.member.id);
-      const written = (result.content as { slides: Slide[] }).slides;
-      Object.assign(changes, { slides: written, slide_count: written.length });
-    }
+  const slides = input.slides ? normalizeSlides(deck.id, input.slides, theme) : null;
+  if (slides) await checkSlides(ctx, slides);
+  const unordered = (list: Slide[]) => canonical(list.map(({ order: _order, ...slide }) => slide));
+  const slidesChange = slides !== null && unordered(slides) !== unordered(deck.slides);
+  if (title === deck.title && canonical(theme) === canonical(deck.theme) && !slidesChange) return deck;
+  // A server edit of the collaborative document (title and theme in its `deck` map, the slides as the fewest changes, by id): live editors receive it, and its snapshot is what the row keeps.
+  await ensureDocument(ctx, deck);
+  const result = await deckDocuments.apply(ctx, deck.id, { edit: (doc) => {
+    writeDeckFields(doc, { title, theme });
+    if (slidesChange) writeSlides(doc, slides!);
+  } }, ctx.member.id);
+  const { changes } = mirroredFields(deck, result.content);
+  if (!slidesChange) {
+    delete changes.slides;
+    delete changes.slide_count;
   }
-  if (Object.keys(changes).length === 0) return deck;
   const { row, changed } = await decks.patch(ctx, deck, changes, { touch: (before) => ({ version: before.version + 1 }) });
   ctx.live.publish(`decks/${row.id}`, 'deck.updated', { id: row.id, version: row.version, changed_fields: changed.filter((name) => name !== 'slide_count') });
   return row;
@@ -106,11 +112,4 @@ export async function deleteDeck(ctx: SlidesContext, deckId: string): Promise<{ 
   for (const key of imageKeys(deck.slides)) await ctx.storage.delete(key);
   ctx.live.publish(`decks/${deck.id}`, 'deck.deleted', { id: deck.id });
   return { id: deck.id, deleted: true };
-}
-
-/** JSON with every object's keys sorted: the stored JSONB orders keys its own way, so a plain JSON.stringify would see changes where there are none. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
-  );
 }

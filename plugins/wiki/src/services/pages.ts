@@ -1,12 +1,11 @@
 /** The page tree of a space: fractional order, moves of whole subtrees, links by id, versions. */
-import { ConflictError, InvalidError, NotFoundError, richTextFromMarkdown, richTextToMarkdown, type SearchDocument } from '@wpk/sdk';
+import { ConflictError, InvalidError, keyBetween, NotFoundError, richTextFromMarkdown, richTextToMarkdown, type SearchDocument } from '@wpk/sdk';
 import type { AnyCtx, Ctx } from '../kit.js';
 import type { DocNode, Page, Space } from '../models/index.js';
 import { atLeast, pagesOf, requirePage, requireSpace, ruleOf, sees, type Access, type MemberCtx } from './access.js';
 import { asPageContent, createDocument, decodeUpdate, ensureDocument, liveSettings, normalContent, pageDocuments, replaceContent } from './documents.js';
 import { checkDoc, linkedPages, plainText } from './markdown.js';
 import { stageWikiMentions } from './mentions.js';
-import { keyBetween } from './positions.js';
 
 export const EMPTY_DOC: DocNode = { type: 'doc', content: [] };
 
