@@ -25,14 +25,14 @@ export const DECK_SUMMARY: JoiObjectSchema = recordSchema(DECK_FIELDS).id('Slide
 export const DECK: JoiObjectSchema = recordSchema({
   ...DECK_FIELDS,
   theme: Joi.object().unknown().description('font, background, text, accent'),
-  slides: Joi.array().items(Joi.object().unknown()).description('Ordered slides: id, layout, elements, notes, background'),
+  slides: Joi.array().items(Joi.object().unknown()).description('Slides in their order: id, order (the fractional key they are sorted by), layout, elements, notes, background'),
   live_presentation_id: field.uuid().allow(null).description('The deck\'s live presentation, if any'),
 }).id('SlidesDeck');
 
 export const DECK_DOCUMENT: JoiObjectSchema = recordSchema({
   deck_id: field.uuid(),
-  update: Joi.string().allow('').description("The deck's slides as one Yjs update (base64): the root slides, a Y.Array of Y.Map"),
-  content: Joi.object().unknown(true).description('The stable JSON snapshot: {slides}, as GET /slides/decks/{deck_id} answers them'),
+  update: Joi.string().allow('').description("The deck's document as one Yjs update (base64): the roots slides (a Y.Array of Y.Map, ordered by each slide's order key) and deck (a Y.Map: title, theme)"),
+  content: Joi.object().unknown(true).description('The stable JSON snapshot: {slides, deck: {title, theme}}, the slides as GET /slides/decks/{deck_id} answers them'),
   editable: Joi.boolean().description('Whether the caller may send updates (slides.decks.edit)'),
 }).id('SlidesDeckDocument');
 
