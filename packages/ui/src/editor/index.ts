@@ -4,3 +4,4 @@ export { WpkRichTextEditor } from './rich-text-editor.js';
 export { MentionSuggestions, type FindMembers, type MentionedMember } from './mention-suggest.js';
 export { checkboxLabel, ChecklistItem, ImageBlock, insertMention, Mention, richTextExtensions, type ImageSource } from './extensions.js';
 export { WpkCommentThreads, type CommentThreadsApi, type ThreadComment } from './comment-threads.js';
+export { describeSuggestion, suggestedChanges, suggestedChangesExtension, type SuggestedChange } from './suggested-changes.js';
