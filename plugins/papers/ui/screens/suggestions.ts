@@ -60,6 +60,7 @@ export class PapersSuggestions extends LitElement {
   declare previews: Map<string, Preview>;
   declare suggesting: boolean;
   declare error: string | null;
+  private turn = 0;
 
   constructor() {
     super();
@@ -86,15 +87,27 @@ export class PapersSuggestions extends LitElement {
 
   /** The open suggestions, their authors' names, and what each changes in the paper as the editor holds it now. */
   async reload(): Promise<void> {
+    // Reloads overlap (a channel event during a load): only the latest one's answer is shown.
+    const turn = ++this.turn;
     try {
       const rows = (await api<Suggestion[]>('GET', `/papers/${this.paper.id}/suggestions`, undefined, { status: 'open', per_page: 100 })).data;
       const { describeSuggestion } = await import('@wpk/ui/editor');
       const doc = this.editor?.doc;
-      this.previews = new Map(rows.map((row) => [row.id, doc ? describeSuggestion(doc, fromBase64(row.update)) : { inserted: [], deleted: [] }]));
-      this.names = await memberNamesById(rows.map((row) => row.author_id));
+      const previews = new Map<string, Preview>();
+      for (const row of rows) {
+        try {
+          previews.set(row.id, doc ? describeSuggestion(doc, fromBase64(row.update)) : { inserted: [], deleted: [] });
+        } catch {
+          previews.set(row.id, { inserted: [], deleted: [] });
+        }
+      }
+      const names = await memberNamesById(rows.map((row) => row.author_id));
+      if (turn !== this.turn) return;
+      this.previews = previews;
+      this.names = names;
       this.rows = rows;
     } catch (error) {
-      this.error = errorText(error);
+      if (turn === this.turn) this.error = errorText(error);
     }
   }
 
