@@ -13,6 +13,9 @@
  * the API's 400, shown; then every field filled), shared with a department in the Share dialog, and
  * an anonymous link made there opened in a fresh browser without signing in (the front-end's
  * read-only page shows the text); Request signatures sends it to a person by name and e-mail.
+ * Suggesting: a member who may only suggest types on a fork (shown inserted and struck through,
+ * never sent live), submits it; the owner accepts it from the Suggestions panel (both pages show
+ * it) and rejects a second one (the text stays).
  */
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
