@@ -6,6 +6,7 @@ import { CollabSession } from '../src/collab/session.js';
 import { keepEmptyBlocksText } from '../src/editor/empty-blocks.js';
 import { checkboxLabel, richTextExtensions } from '../src/editor/extensions.js';
 import { RECORD_MRN } from '../src/editor/record-chips.js';
+import { describeSuggestion, suggestedChanges } from '../src/editor/suggested-changes.js';
 
 /** What Papers' server keeps (plugins/papers/src/services/documents.ts PAPER_NODES, with the document itself and text). */
 const PAPER_NODES = ['doc', 'text', 'paragraph', 'heading', 'blockquote', 'bulletList', 'orderedList', 'listItem', 'taskList', 'taskItem', 'codeBlock', 'horizontalRule', 'hardBreak', 'table', 'tableRow', 'tableHeader', 'tableCell', 'image', 'mention', 'record'];
@@ -111,4 +112,49 @@ test('CollabSession sends an edit and the transactions it led to (an observer\'s
   const copy = new Y.Doc();
   Y.applyUpdate(copy, Uint8Array.from(atob(sent[0]!), (char) => char.charCodeAt(0)));
   t.deepEqual(copy.getArray('list').toArray(), ['edit', 'follow-up']);
+});
+
+/** A document of paragraphs, as the editor's binding writes them (a `Y.XmlElement` each, holding a `Y.XmlText`). */
+function paragraphs(doc: Y.Doc, ...lines: string[]): void {
+  doc.getXmlFragment('default').insert(0, lines.map((line) => {
+    const paragraph = new Y.XmlElement('paragraph');
+    paragraph.insert(0, [new Y.XmlText(line)]);
+    return paragraph;
+  }));
+}
+const textAt = (doc: Y.Doc, index: number) => (doc.getXmlFragment('default').get(index) as Y.XmlElement).get(0) as Y.XmlText;
+
+test('a fork\'s changes are what it shows and the base does not (inserted) and the reverse (deleted), read from its Yjs items; everyone\'s edits received meanwhile are not among them', (t) => {
+  const base = new Y.Doc();
+  paragraphs(base, 'We launch soon', 'Old line', 'Budget');
+  const fork = new Y.Doc({ gc: false });
+  Y.applyUpdate(fork, Y.encodeStateAsUpdate(base));
+  // The suggester replaces "soon" by "in June", removes the second paragraph and adds one at the end.
+  textAt(fork, 0).delete(10, 4);
+  textAt(fork, 0).insert(10, 'in June');
+  fork.getXmlFragment('default').delete(1, 1);
+  const added = new Y.XmlElement('paragraph');
+  added.insert(0, [new Y.XmlText('New line')]);
+  fork.getXmlFragment('default').push([added]);
+  // Meanwhile someone edits the live document; the fork receives it too.
+  const remote = new Y.Doc();
+  Y.applyUpdate(remote, Y.encodeStateAsUpdate(base));
+  textAt(remote, 2).insert(6, ': approved');
+  const live = Y.encodeStateAsUpdate(remote, Y.encodeStateVector(base));
+  Y.applyUpdate(base, live);
+  Y.applyUpdate(fork, live);
+
+  const changes = suggestedChanges(fork.getXmlFragment('default'), Y.snapshot(base)).map(({ kind, text, index, length, block }) => ({ kind, text, index, length, block }));
+  t.deepEqual(changes, [
+    { kind: 'delete', text: 'soon', index: 10, length: 0, block: false },
+    { kind: 'insert', text: 'in June', index: 10, length: 7, block: false },
+    { kind: 'delete', text: 'Old line', index: 1, length: 0, block: true },
+    { kind: 'insert', text: 'New line', index: 2, length: 1, block: true },
+  ]);
+  // The update sent holds only the fork's own changes, and a reviewer reads the same from it against the live document.
+  const update = Y.encodeStateAsUpdate(fork, Y.encodeStateVector(base));
+  t.deepEqual(describeSuggestion(base, update), { inserted: ['in June', 'New line'], deleted: ['soon', 'Old line'] });
+  Y.applyUpdate(base, update);
+  t.deepEqual(base.getXmlFragment('default').toArray().map((paragraph) => (paragraph as Y.XmlElement).get(0).toString()), ['We launch in June', 'Budget: approved', 'New line']);
+  t.deepEqual(suggestedChanges(fork.getXmlFragment('default'), Y.snapshot(base)), [], 'once merged, nothing is a change');
 });

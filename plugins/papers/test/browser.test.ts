@@ -15,6 +15,9 @@
  * the API's 400, shown; then every field filled), shared with a department in the Share dialog, and
  * an anonymous link made there opened in a fresh browser without signing in (the front-end's
  * read-only page shows the text); Request signatures sends it to a person by name and e-mail.
+ * Suggesting: a member who may only suggest types on a fork (shown inserted and struck through,
+ * never sent live), submits it; the owner accepts it from the Suggestions panel (both pages show
+ * it) and rejects a second one (the text stays).
  */
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
@@ -412,4 +415,100 @@ test.serial('at 375 px: the New from template and Share dialogs fit a phone', as
   await frame.getByRole('dialog', { name: 'Share' }).getByLabel('Department').waitFor();
   await checkPage(t, page, frame, 'the Share dialog at 375 px');
   await page.context().close();
+});
+
+test.serial('suggesting: one who may only suggest writes on a fork (insertions and deletions shown), never live; the owner accepts one suggestion (both pages show it) and rejects another (the text stays)', async (t) => {
+  const sue = await web.world.member(['papers.papers.read', 'papers.papers.suggest'], { name: 'Sue Suggester' });
+  const proposalId = ok(await ann.post('/papers', { title: 'Proposal', content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'We launch soon' }] }] } })).id as string;
+  ok(await ann.put(`/papers/${proposalId}/shares`, { shares: [{ principal_type: 'member', principal_id: sue.id, level: 'edit' }] }));
+  const owner = await web.openApp(1280, { email: ann.email });
+  const suggester = await web.openApp(1280, { email: sue.email });
+  // Everything Sue's page asks of the server: a direct update (refused for her) must never be among it.
+  const direct: string[] = [];
+  const refused: string[] = [];
+  suggester.page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().includes(`/papers/${proposalId}/updates`)) direct.push(request.url());
+  });
+  suggester.page.on('response', (response) => {
+    if (response.status() >= 400) refused.push(`${response.status()} ${response.url()}`);
+  });
+  for (const { frame } of [owner, suggester]) {
+    await frame.getByRole('link', { name: 'Proposal' }).click();
+    await frame.getByRole('textbox', { name: 'Proposal' }).waitFor();
+    await frame.getByText('Saved').waitFor();
+  }
+  const annEditor = owner.frame.getByRole('textbox', { name: 'Proposal' });
+  const sueEditor = suggester.frame.getByRole('textbox', { name: 'Proposal' });
+  await suggester.frame.getByText('Suggesting', { exact: true }).waitFor();
+  t.is(await owner.frame.getByText('Suggesting', { exact: true }).count(), 0, 'the owner edits live');
+
+  // Sue replaces "soon" by "in June": her editor shows the deletion struck through and the insertion.
+  await sueEditor.locator('p').first().click();
+  await sueEditor.press('End');
+  for (let count = 0; count < 4; count += 1) await sueEditor.press('Backspace');
+  await sueEditor.pressSequentially('in June', { delay: 15 });
+  await sueEditor.locator('ins', { hasText: 'in June' }).waitFor();
+  t.is(await sueEditor.locator('ins').textContent(), 'in June');
+  t.is(await sueEditor.locator('del').textContent(), 'soon');
+  await checkPage(t, suggester.page, suggester.frame, 'a paper in suggesting mode, a change typed');
+  await owner.page.waitForTimeout(300);
+  t.is(await collabEditorText(owner.frame, 'Proposal'), 'We launch soon', 'nothing reached the owner live');
+  t.is(await annEditor.locator('ins, del').count(), 0, 'the owner\'s editor shows no fork');
+  t.is(ok(await ann.get(`/papers/${proposalId}`)).text, 'We launch soon');
+
+  const sueSuggestions = suggester.frame.getByRole('region', { name: 'Suggestions' });
+  await sueSuggestions.getByLabel('Note for the reviewer (optional)').fill('Date agreed with sales');
+  await sueSuggestions.getByRole('button', { name: 'Submit suggestion' }).click();
+  await sueSuggestions.getByRole('article', { name: 'Suggestion by Sue Suggester' }).waitFor();
+  t.is(await sueEditor.locator('ins, del').count(), 0, 'the fork was sent and dropped');
+  t.is(await sueSuggestions.getByRole('button', { name: 'Accept' }).count(), 0, 'one who may only suggest decides nothing');
+
+  // Ann sees it in the panel (who, the note, what it adds and removes) and accepts it: both pages show the new text.
+  const annSuggestions = owner.frame.getByRole('region', { name: 'Suggestions' });
+  const first = annSuggestions.getByRole('article', { name: 'Suggestion by Sue Suggester' });
+  await first.waitFor();
+  await first.getByText('Date agreed with sales').waitFor();
+  t.deepEqual(await first.locator('p').allTextContents().then((lines) => lines.slice(1)), ['Date agreed with sales', 'Adds in June', 'Removes soon']);
+  await dismissToasts(owner.page);
+  await checkPage(t, owner.page, owner.frame, 'the Suggestions panel with an open suggestion');
+  await saveScreenshot(owner.page, `${IMAGES}papers-suggestions-1280.png`);
+  await first.getByRole('button', { name: 'Accept' }).click();
+  await annSuggestions.getByText('No open suggestions.').waitFor();
+  await sueSuggestions.getByText('No open suggestions.').waitFor();
+  const both = () => Promise.all([collabEditorText(owner.frame, 'Proposal'), collabEditorText(suggester.frame, 'Proposal')]);
+  const accepted = (text: string) => text === 'We launch in June';
+  const [a, b] = await untilConverged(both, accepted);
+  t.is(a, 'We launch in June');
+  t.is(b, 'We launch in June');
+  t.is(ok(await ann.get(`/papers/${proposalId}`)).text, 'We launch in June');
+
+  // A second suggestion, rejected: the text stays.
+  await sueEditor.locator('p').first().click();
+  await sueEditor.press('End');
+  await sueEditor.pressSequentially(' or July', { delay: 15 });
+  await sueEditor.locator('ins', { hasText: 'or July' }).waitFor();
+  await sueSuggestions.getByRole('button', { name: 'Submit suggestion' }).click();
+  const second = annSuggestions.getByRole('article', { name: 'Suggestion by Sue Suggester' });
+  await second.getByText('Adds or July').waitFor();
+  await second.getByRole('button', { name: 'Reject' }).click();
+  await annSuggestions.getByText('No open suggestions.').waitFor();
+  await sueSuggestions.getByText('No open suggestions.').waitFor();
+  t.deepEqual(await both(), ['We launch in June', 'We launch in June']);
+  t.is(ok(await ann.get(`/papers/${proposalId}`)).text, 'We launch in June');
+  t.deepEqual((ok(await ann.get(`/papers/${proposalId}/suggestions`)) as Array<{ status: string }>).map((row) => row.status), ['accepted', 'rejected']);
+
+  t.deepEqual(direct, [], 'Sue\'s page never sent a live update');
+  t.deepEqual(refused, [], 'nothing refused');
+  t.is(await suggester.frame.getByText('Saved').count(), 1, 'not Offline: nothing queued');
+  t.is(await suggester.page.getByText(/papers\.papers\.edit is needed/).count(), 0, 'no refusal shown');
+  await owner.page.context().close();
+  await suggester.page.context().close();
+
+  // On a phone: the panel and the suggesting editor fit.
+  const phone = await web.openApp(375, { email: sue.email });
+  await phone.frame.getByRole('link', { name: 'Proposal' }).click();
+  await phone.frame.getByRole('textbox', { name: 'Proposal' }).waitFor();
+  await phone.frame.getByRole('region', { name: 'Suggestions' }).getByRole('button', { name: 'Submit suggestion' }).waitFor();
+  await checkPage(t, phone.page, phone.frame, 'suggesting at 375 px');
+  await phone.page.context().close();
 });

@@ -4,11 +4,12 @@ import CollaborationCaret from '@tiptap/extension-collaboration-caret';
 import { absolutePositionToRelativePosition, relativePositionToAbsolutePosition, ySyncPluginKey } from '@tiptap/y-tiptap';
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import * as Y from 'yjs';
-import { CollabSession, fromBase64, statusText, toBase64, type CollabTransport, type CollabUser } from '../collab/session.js';
+import { CollabSession, fromBase64, REMOTE, statusText, toBase64, type CollabTransport, type CollabUser } from '../collab/session.js';
 import { keepEmptyBlocksText } from './empty-blocks.js';
 import { editorCss, formattingButtons, richTextExtensions, styleAdopter, type ImageSource } from './extensions.js';
 import { MentionSuggestions, type FindMembers } from './mention-suggest.js';
 import { RECORD_MRN, recordsThroughShell, type RecordLookup } from './record-chips.js';
+import { suggestedChanges, suggestedChangesExtension } from './suggested-changes.js';
 
 /**
  * `<wpk-collab-editor>`: rich text written together, on the platform's editing stack
@@ -42,6 +43,10 @@ wpk-collab-editor .wpk-editor-here span { padding: 2px 8px; border-radius: 999px
 wpk-collab-editor .collaboration-carets__caret { position: relative; margin: 0 -1px; border-left: 1px solid; border-right: 1px solid; word-break: normal; pointer-events: none; }
 wpk-collab-editor .collaboration-carets__label { position: absolute; top: -1.4em; left: -1px; font-size: 12px; font-weight: 600; line-height: normal; white-space: nowrap; color: #fff; padding: 0.1rem 0.3rem; border-radius: 3px 3px 3px 0; user-select: none; }
 wpk-collab-editor .collaboration-carets__selection { background: rgba(29, 78, 216, 0.18); }
+wpk-collab-editor .wpk-suggested-insert { background: #dcfce7; color: #14532d; text-decoration: underline; }
+wpk-collab-editor .wpk-suggested-delete { background: #fee2e2; color: #7f1d1d; text-decoration: line-through; }
+wpk-collab-editor del.wpk-suggested-block { display: block; margin: 0 0 0.6em; }
+wpk-collab-editor .wpk-editor-mode { font-weight: 600; color: #14532d; }
 `);
 
 /** A peer's caret: its colour set through the CSSOM (allowed by the frame's CSP, where a style attribute is not). */
@@ -61,7 +66,7 @@ function caret(user: Record<string, unknown>): HTMLElement {
 export type { CollabTransport, CollabUser };
 
 export class WpkCollabEditor extends LitElement {
-  static override properties = { transport: { attribute: false }, user: { attribute: false }, findMembers: { attribute: false }, images: { attribute: false }, records: { attribute: false }, linkingRecord: { state: true }, recordError: { state: true }, imageFile: { state: true }, imageError: { state: true }, label: {}, here: { state: true }, status: { state: true }, editable: { state: true } };
+  static override properties = { suggesting: { type: Boolean }, transport: { attribute: false }, user: { attribute: false }, findMembers: { attribute: false }, images: { attribute: false }, records: { attribute: false }, linkingRecord: { state: true }, recordError: { state: true }, imageFile: { state: true }, imageError: { state: true }, label: {}, here: { state: true }, status: { state: true }, editable: { state: true } };
 
   /** Where the document comes from and goes to. */
   transport: CollabTransport | null = null;
@@ -86,6 +91,14 @@ export class WpkCollabEditor extends LitElement {
   /** `loading`, `saved`, `saving` or `offline` (edits queued). */
   status = 'loading';
   editable = false;
+  /**
+   * Suggesting (attribute `suggesting`): edits go to a fork of the document, never sent, shown
+   * against the live document (insertions underlined, deletions struck through) until
+   * `suggestion()` is taken and `discardSuggestion()` starts again. Everyone's edits still arrive.
+   */
+  suggesting = false;
+  /** The fork being written in suggesting mode (it keeps deleted content, to show it). */
+  private fork: Y.Doc | null = null;
 
   /** The document kept in step with the server, and who is here. */
   readonly session = new CollabSession({
@@ -97,7 +110,8 @@ export class WpkCollabEditor extends LitElement {
     onLoad: (editable) => {
       this.editable = editable;
       if (!this.editor) this.mount();
-      else this.editor.setEditable(editable);
+      else this.editor.setEditable(editable || this.suggesting);
+      this.dispatchEvent(new Event('collab-load'));
     },
   });
   /** The Yjs document (for tests and the app: `editor.doc.getXmlFragment('default')`). */
@@ -106,6 +120,14 @@ export class WpkCollabEditor extends LitElement {
   editor: Editor | null = null;
   private stopEmptyBlocks: (() => void) | null = null;
   private readonly suggestions = new MentionSuggestions(this, () => this.findMembers, () => this.editor);
+
+  constructor() {
+    super();
+    // Everyone's edits reach the fork too: a suggestion is written on the document as it is now.
+    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      if (origin === REMOTE && this.fork) Y.applyUpdate(this.fork, update, REMOTE);
+    });
+  }
 
   protected override createRenderRoot() {
     return this;
@@ -124,10 +146,48 @@ export class WpkCollabEditor extends LitElement {
   }
 
   protected override firstUpdated(_changed: PropertyValues): void {
-    if (this.transport) this.session.start(this.transport, this.user);
+    if (this.transport) {
+      // The screen hears the channel's other events (comments, suggestions) as `collab-event`.
+      const transport = this.transport;
+      this.session.start(
+        {
+          ...transport,
+          event: (name, data) => {
+            transport.event?.(name, data);
+            this.dispatchEvent(new CustomEvent('collab-event', { detail: { name, data } }));
+          },
+        },
+        this.user,
+      );
+    }
+  }
+
+  /** The suggestion written so far: one Yjs update (base64) of the fork against the live document; null when it changes nothing. */
+  suggestion(): string | null {
+    if (!this.fork || suggestedChanges(this.fork.getXmlFragment('default'), Y.snapshot(this.doc)).length === 0) return null;
+    return toBase64(Y.encodeStateAsUpdate(this.fork, Y.encodeStateVector(this.doc)));
+  }
+
+  /** Drops the fork (after it was sent, or to start again): the editor shows the live document again. */
+  discardSuggestion(): void {
+    this.fork?.destroy();
+    this.fork = null;
+    if (this.editor) this.remount();
+  }
+
+  private remount(): void {
+    this.stopEmptyBlocks?.();
+    this.editor?.destroy();
+    this.editor = null;
+    this.mount();
   }
 
   private mount(): void {
+    if (this.suggesting && !this.fork) {
+      this.fork = new Y.Doc({ gc: false });
+      Y.applyUpdate(this.fork, Y.encodeStateAsUpdate(this.doc), REMOTE);
+    }
+    const doc = this.suggesting && this.fork ? this.fork : this.doc;
     const surface = this.querySelector<HTMLElement>('.wpk-editor-surface')!;
     // Inside a shadow root (a Lit screen's), the Yjs binding asks the view's root for
     // createRange(), which only a Document has: lend it the document's.
@@ -135,18 +195,23 @@ export class WpkCollabEditor extends LitElement {
     if (root !== (document as unknown) && typeof root.createRange !== 'function') root.createRange = () => document.createRange();
     this.editor = new Editor({
       element: surface,
-      editable: this.editable,
+      editable: this.editable || this.suggesting,
       // Its base style comes with the shared sheet (extensions.ts): a <style> element of its own breaks the frame's CSP.
       injectCSS: false,
       extensions: [
         ...richTextExtensions({ collaborative: true, blocks: true, imageSource: (src) => this.images?.source(src) ?? Promise.reject(new Error('no images')), records: () => this.records ?? recordsThroughShell() }),
-        Collaboration.configure({ document: this.doc, field: 'default' }),
-        CollaborationCaret.configure({
-          provider: { awareness: this.awareness },
-          user: { name: this.user.name, color: this.user.color, id: this.user.id },
-          render: caret,
-          selectionRender: () => ({ class: 'collaboration-carets__selection' }),
-        }),
+        Collaboration.configure({ document: doc, field: 'default' }),
+        // A fork's positions mean nothing to the others: no carets while suggesting.
+        ...(doc === this.fork
+          ? [suggestedChangesExtension(this.fork, () => Y.snapshot(this.doc))]
+          : [
+              CollaborationCaret.configure({
+                provider: { awareness: this.awareness },
+                user: { name: this.user.name, color: this.user.color, id: this.user.id },
+                render: caret,
+                selectionRender: () => ({ class: 'collaboration-carets__selection' }),
+              }),
+            ]),
       ],
       editorProps: {
         attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': this.label },
@@ -160,7 +225,7 @@ export class WpkCollabEditor extends LitElement {
       },
     });
     const schema = this.editor.schema;
-    this.stopEmptyBlocks = keepEmptyBlocksText(this.doc.getXmlFragment('default'), (name) => schema.nodes[name]?.isTextblock === true);
+    this.stopEmptyBlocks = keepEmptyBlocksText(doc.getXmlFragment('default'), (name) => schema.nodes[name]?.isTextblock === true);
   }
 
   /** The Yjs binding's state (its fragment and mapping), once the editor is mounted. */
@@ -187,7 +252,7 @@ export class WpkCollabEditor extends LitElement {
   anchorRange(anchor: { from: string; to: string }): { from: number; to: number } | null {
     const binding = this.binding();
     if (!binding) return null;
-    const decode = (position: string) => relativePositionToAbsolutePosition(this.doc, binding.type, Y.decodeRelativePosition(fromBase64(position)), binding.mapping as never);
+    const decode = (position: string) => relativePositionToAbsolutePosition(binding.type.doc ?? this.doc, binding.type, Y.decodeRelativePosition(fromBase64(position)), binding.mapping as never);
     const from = decode(anchor.from);
     const to = decode(anchor.to);
     return from === null || to === null || to <= from ? null : { from, to };
@@ -204,7 +269,7 @@ export class WpkCollabEditor extends LitElement {
   /** A pasted or dropped image file waits for its alt text (true: the editor does nothing else with the event). */
   private takeImage(files: FileList | undefined): boolean {
     const file = [...(files ?? [])].find((item) => item.type.startsWith('image/'));
-    if (!file || !this.images || !this.editable) return false;
+    if (!file || !this.images || !this.editable || this.suggesting) return false;
     this.imageFile = file;
     this.imageError = '';
     return true;
@@ -249,6 +314,7 @@ export class WpkCollabEditor extends LitElement {
 
   protected override updated(changed: PropertyValues): void {
     if (changed.has('linkingRecord') && this.linkingRecord) this.querySelector<HTMLInputElement>('.wpk-editor-record-form input[name="mrn"]')?.focus();
+    if (changed.has('suggesting') && changed.get('suggesting') !== undefined && this.editor) this.remount();
     if (changed.has('imageFile') && this.imageFile) this.querySelector<HTMLInputElement>('.wpk-editor-image-form input[name="alt"]')?.focus();
     // Colours through the CSSOM: the frame's CSP refuses style attributes.
     for (const chip of this.querySelectorAll<HTMLElement>('.wpk-editor-here span[data-color]')) chip.style.backgroundColor = chip.dataset.color ?? '';
@@ -258,8 +324,9 @@ export class WpkCollabEditor extends LitElement {
     const editor = this.editor;
     return html`
       <div class="wpk-editor-bar" role="toolbar" aria-label="Formatting">
-        ${editor && this.editable ? formattingButtons(editor) : nothing}
-        ${editor && this.editable && this.images
+        ${this.suggesting ? html`<span class="wpk-editor-mode">Suggesting</span>` : nothing}
+        ${editor && (this.editable || this.suggesting) ? formattingButtons(editor) : nothing}
+        ${editor && this.editable && !this.suggesting && this.images
           ? html`<button type="button" @mousedown=${(event: Event) => event.preventDefault()} @click=${() => this.querySelector<HTMLInputElement>('.wpk-editor-image-file')?.click()}>Image</button>
               <input class="wpk-editor-image-file" type="file" accept="image/png,image/jpeg,image/gif,image/webp" hidden aria-label="Image file" @change=${this.chooseImage} />`
           : nothing}

@@ -5,3 +5,4 @@ export { MentionSuggestions, type FindMembers, type MentionedMember } from './me
 export { checkboxLabel, ChecklistItem, ImageBlock, insertMention, Mention, richTextExtensions, type ImageSource } from './extensions.js';
 export { WpkCommentThreads, type CommentThreadsApi, type ThreadComment } from './comment-threads.js';
 export { RECORD_MRN, RecordChip, recordsThroughShell, type RecordLookup } from './record-chips.js';
+export { describeSuggestion, suggestedChanges, suggestedChangesExtension, type SuggestedChange } from './suggested-changes.js';

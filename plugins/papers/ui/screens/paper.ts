@@ -1,6 +1,7 @@
 import { errorText, formatDate, html, kit, LitElement, memberColor, memberMrn, saveDownload, screenStyles, toast, type PickedMember } from '@wpk/ui';
 import type { CommentThreadsApi, ThreadComment, WpkCommentThreads } from '@wpk/ui/editor';
 import { api, paperImages, PAPERS_STYLES, type Department, type Link, type PaperWithContent, type Shares } from '../api.js';
+import { suggestionRights } from './suggestions.js';
 
 type ShareRow = Shares['shares'][number];
 /** The levels that comment. */
@@ -206,11 +207,13 @@ export class PapersPaper extends LitElement {
     if (!this.paper) return html`<p>Loading…</p>`;
     const paper = this.paper;
     const me = kit().member;
+    // One who may only suggest writes on a fork (suggestions.ts): the live document is never editable for them.
+    const rights = suggestionRights(paper);
     const transport = {
       channel: `papers/papers/${paper.id}`,
       load: async () => {
         const document = (await api<{ update: string; level: string }>('GET', `/papers/${paper.id}/document`)).data;
-        return { update: document.update, editable: document.level === 'edit' || document.level === 'owner' };
+        return { update: document.update, editable: (document.level === 'edit' || document.level === 'owner') && rights.edit };
       },
       send: async (update: string) => void (await api('POST', `/papers/${paper.id}/updates`, { update })),
       event: (name: string) => {
@@ -233,9 +236,10 @@ export class PapersPaper extends LitElement {
       </div>
       ${this.ready
         ? html`<div class="with-comments">
-            <wpk-collab-editor .transport=${transport} .user=${{ id: me.id, name: me.name, color: memberColor(me.id) }} .findMembers=${(query: string) => kit().bridge.findMembers(query)} .images=${this.images} label=${paper.title}></wpk-collab-editor>
+            <wpk-collab-editor ?suggesting=${rights.suggest && !rights.edit} .transport=${transport} .user=${{ id: me.id, name: me.name, color: memberColor(me.id) }} .findMembers=${(query: string) => kit().bridge.findMembers(query)} .images=${this.images} label=${paper.title}></wpk-collab-editor>
             <wpk-comment-threads .api=${this.commentsApi(paper.id)} member-id=${me.id} ?commenter=${COMMENTERS.includes(paper.level)} ?moderator=${paper.level === 'owner'}></wpk-comment-threads>
-          </div>`
+          </div>
+          <papers-suggestions .paper=${paper}></papers-suggestions>`
         : html`<p>Loading the editor…</p>`}
       ${paper.level === 'owner' ? this.renderShare() : ''}
       ${paper.level === 'owner' || paper.level === 'edit' ? this.renderSignatures() : ''}
