@@ -21937,7 +21937,7 @@ export interface components {
             theme: {
                 [key: string]: unknown;
             };
-            /** @description Ordered slides: id, layout, elements, notes, background */
+            /** @description Slides in their order: id, order (the fractional key they are sorted by), layout, elements, notes, background */
             slides: {
                 [key: string]: unknown;
             }[];
@@ -21950,9 +21950,9 @@ export interface components {
         SlidesDeckDocument: {
             /** Format: uuid */
             deck_id: string;
-            /** @description The deck's slides as one Yjs update (base64): the root slides, a Y.Array of Y.Map */
+            /** @description The deck's document as one Yjs update (base64): the roots slides (a Y.Array of Y.Map, ordered by each slide's order key) and deck (a Y.Map: title, theme) */
             update: string;
-            /** @description The stable JSON snapshot: {slides}, as GET /slides/decks/{deck_id} answers them */
+            /** @description The stable JSON snapshot: {slides, deck: {title, theme}}, the slides as GET /slides/decks/{deck_id} answers them */
             content: {
                 [key: string]: unknown;
             };
@@ -61259,6 +61259,7 @@ export interface operations {
                     };
                     slides?: {
                         id?: string;
+                        order?: string;
                         /** @enum {string} */
                         layout: "title" | "title_content" | "two_content" | "section" | "image" | "blank";
                         elements?: ({
@@ -61499,6 +61500,7 @@ export interface operations {
                     };
                     slides?: {
                         id?: string;
+                        order?: string;
                         /** @enum {string} */
                         layout: "title" | "title_content" | "two_content" | "section" | "image" | "blank";
                         elements?: ({

@@ -5,7 +5,7 @@ import { relativePositionToAbsolutePosition, ySyncPluginKey } from '@tiptap/y-ti
 import * as Y from 'yjs';
 
 /**
- * What a fork of a document changes against its base (docs/decisions/new-papers-suggesting-ui.md):
+ * What a fork of a document changes against its base (docs/decisions/0321-papers-suggesting-ui.md):
  * read from the fork's own Yjs items, not from a text diff. An item is inserted when the fork
  * shows it and the base's snapshot does not; deleted when the base shows it and the fork does
  * not (the fork keeps deleted content: `gc: false`). `type` and `index` say where it is in the

@@ -9,7 +9,7 @@ import { allKeyed, keysFor, sortByOrder } from './order.js';
 
 /**
  * A deck as a collaborative document on the SDK's editing stack (docs/decisions/
- * 0299-slides-on-the-editing-stack.md, amended by docs/decisions/new-slides-order-keys-and-deck-map.md).
+ * 0299-slides-on-the-editing-stack.md, amended by docs/decisions/0320-slides-order-keys-and-deck-map.md).
  * The Yjs document has two roots: `deck`, a `Y.Map` of the deck's `title` and `theme` (plain
  * values), and `slides`, a `Y.Array` of slides, each a `Y.Map`:
  *
