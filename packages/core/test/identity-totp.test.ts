@@ -7,6 +7,8 @@ import { hasOathtool, independentTotp, nodeTotp, rfc6238 } from './helpers/ident
 
 // TOTP (RFC 6238 via otplib) checked against an independent implementation: Debian's oathtool
 // when installed, else a node:crypto implementation verified against the RFC's own vectors.
+// The runtime reads the time from its clock seam: the tests move that clock from step to step
+// instead of waiting for the real one.
 let env: IdentityTestRuntime;
 let owner: Browser;
 let secret = '';
@@ -16,7 +18,7 @@ const OWNER = { email: 'tess@acme.test', password: 'tess-owner-password' };
 const STEP = 30_000;
 
 test.before(async () => {
-  env = await startIdentityRuntime({ scryptLogN: 10 });
+  env = await startIdentityRuntime({ scryptLogN: 10, seams: { clock: () => new Date(now) } });
   await env.runtime.identity.createWorkspaceWithOwner({ subdomain: 'acme', name: 'Acme', ownerEmail: OWNER.email, ownerPassword: OWNER.password });
   owner = env.browser();
   await signIn(owner, 'acme', OWNER.email, OWNER.password);
@@ -26,21 +28,21 @@ test.after.always(async () => {
   await env?.close();
 });
 
-const currentStep = () => Math.floor(Date.now() / STEP);
-/** Waits until at least 10 s remain in the current step, so a code judged "two steps ahead" cannot become one step ahead while its request is in flight. */
-async function awayFromStepEnd(): Promise<void> {
-  while (STEP - (Date.now() % STEP) < 10_000) await new Promise((resolve) => setTimeout(resolve, 200));
-}
+/** The runtime's time (its clock seam), 1 s into a step: a code of that step cannot age out while its request is in flight. */
+let now = (Math.floor(Date.now() / STEP) + 1) * STEP + 1000;
+const currentStep = () => Math.floor(now / STEP);
+/** Moves the clock to 1 s into step `step` (never backwards). */
+const moveTo = (step: number) => (now = Math.max(now, step * STEP + 1000));
 const codeFor = (step: number) => independentTotp(secret, step * STEP + 1000);
 let lastStep = 0;
 
 /**
  * A code the server has not seen: the step after the last one used, which the ±1 window accepts
- * once it is at most one step ahead (waiting for the clock when it is further).
+ * once it is at most one step ahead (the clock moved on when it is further).
  */
-async function unusedCode(): Promise<string> {
+function unusedCode(): string {
   const step = lastStep + 1;
-  while (step > currentStep() + 1) await new Promise((resolve) => setTimeout(resolve, 200));
+  moveTo(step - 1);
   lastStep = Math.max(step, currentStep() - 1);
   return codeFor(lastStep);
 }
@@ -107,7 +109,7 @@ test.serial('sign-in then requires the TOTP code; a code is accepted once (repla
   t.deepEqual(missing.cookies, []);
 
   // The enrollment code's step is used up; take the next step's code.
-  const code = await unusedCode();
+  const code = unusedCode();
   const first = env.browser();
   const ok = await first.post('acme', '/sessions', { ...OWNER, totp: code });
   t.is(ok.status, 200, ok.text);
@@ -122,10 +124,9 @@ test.serial('sign-in then requires the TOTP code; a code is accepted once (repla
 });
 
 test.serial('the server accepts codes of the neighbouring steps (±1) from the independent implementation, not further', async (t) => {
-  await awayFromStepEnd();
   const farAhead = await env.browser().post('acme', '/sessions', { ...OWNER, totp: codeFor(currentStep() + 2) });
   t.deepEqual([farAhead.status, farAhead.body], [401, { error: 'Invalid TOTP code' }]);
-  while (currentStep() + 1 <= lastStep) await new Promise((resolve) => setTimeout(resolve, 200));
+  moveTo(lastStep);
   lastStep = currentStep() + 1;
   const oneAhead = codeFor(lastStep);
   const ahead = await env.browser().post('acme', '/sessions', { ...OWNER, totp: oneAhead });
@@ -151,7 +152,7 @@ test.serial('wrong TOTP codes are bounded: the sixth within 15 minutes is 429 wi
     const answer = await env.browser().post('acme', '/sessions', { ...OWNER, totp: wrong });
     t.deepEqual([answer.status, answer.body], [401, { error: 'Invalid TOTP code' }], `attempt ${attempt + 1}`);
   }
-  const code = await unusedCode();
+  const code = unusedCode();
   const limited = await env.browser().post('acme', '/sessions', { ...OWNER, totp: code });
   t.is(limited.status, 429);
   t.deepEqual(limited.body, { error: 'Too many wrong two-factor codes; try again later' });

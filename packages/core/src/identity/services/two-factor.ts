@@ -42,7 +42,7 @@ export class TwoFactorService {
     if (account.totp_secret) throw new ConflictError('Two-factor authentication is already on');
     if (!account.totp_pending_secret) throw new ConflictError('No enrollment in progress: start one with POST /totps');
     const pending = account.totp_pending_secret;
-    const step = await this.context.throttle.attempt(THROTTLES.totp, account.id, async () => (await verifyTotp(this.context.secrets.open(pending), code, null)) ?? false);
+    const step = await this.context.throttle.attempt(THROTTLES.totp, account.id, async () => (await verifyTotp(this.context.secrets.open(pending), code, null, this.context.clock().getTime())) ?? false);
     if (step === false) throw new InvalidError('Invalid TOTP code');
     return step;
   }
@@ -94,7 +94,7 @@ export class TwoFactorService {
     const result = await this.context.throttle.attempt(THROTTLES.totp, account.id, async (): Promise<'totp' | 'recovery-code' | false> => {
       if (/^\d{6}$/.test(value)) {
         const lastStep = account.totp_last_step === null ? null : Number(account.totp_last_step);
-        const step = await verifyTotp(this.context.secrets.open(secret), value, lastStep);
+        const step = await verifyTotp(this.context.secrets.open(secret), value, lastStep, this.context.clock().getTime());
         return step !== null && (await this.consumeStep(account.id, step)) ? 'totp' : false;
       }
       if (!allowRecoveryCode || normalizeCode(value).length !== RECOVERY_CODE_LENGTH) return false;
