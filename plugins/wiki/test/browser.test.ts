@@ -281,9 +281,11 @@ test.serial('at 1280 px: an MRN typed, linked or pasted into a page becomes a ch
   await editor.locator('.wpk-record').getByRole('link', { name: 'Page Your laptop' }).waitFor();
   // Pasted, a bare MRN becomes a chip too.
   await editor.evaluate((element, mrn) => {
-    const data = new DataTransfer();
+    // The page's own constructors (this file compiles without the DOM library).
+    const page = globalThis as unknown as { DataTransfer: new () => { setData(type: string, value: string): void }; ClipboardEvent: new (type: string, init: object) => Event };
+    const data = new page.DataTransfer();
     data.setData('text/plain', mrn);
-    element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    element.dispatchEvent(new page.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
   }, `mrn:wiki:page:${ids.onboarding}`);
   await editor.locator('.wpk-record').getByRole('link', { name: 'Page Onboarding' }).waitFor();
   await frame.getByText('Saved').waitFor();

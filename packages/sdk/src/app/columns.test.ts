@@ -30,7 +30,7 @@ const keys = defineModel('keys', { kind: column.string(10).primaryKey(), value: 
 const keysWithIndex = defineModel('keys2', { kind: column.string(10).primaryKey() }, { indexes: [{ fields: ['kind'] }] });
 
 test('each builder gives the column options a hand-written column map gives', (t) => {
-  const { get: seqGet, wpkReadAsNumber, ...seq } = chats.columns.seq as { get: () => unknown; wpkReadAsNumber: unknown };
+  const { get: seqGet, wpkReadAsNumber, ...seq } = chats.columns.seq as unknown as { get: () => unknown; wpkReadAsNumber: unknown };
   t.deepEqual(
     { ...chats.columns, seq },
     {
