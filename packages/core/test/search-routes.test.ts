@@ -172,10 +172,26 @@ test('mrn: the records with those MRNs, as the member may see them (what an MRN 
   t.deepEqual(titles(await get('/search?app=notes&mrn=mrn:notes:note:1&mrn=mrn:notes:secret:3', 'reader')), ['Roadmap plan']);
   t.deepEqual(titles(await post({ app: 'notes', filters: { mrn: ['mrn:notes:note:1', 'mrn:notes:secret:3'] } }, 'owner')), ['Roadmap plan', 'Secret plan']);
   t.deepEqual(json(await get('/search?app=notes&mrn=mrn:notes:note:404')).data, []);
+  const malformedPost = await post({ app: 'notes', filters: { mrn: ['mrn:notes:note:1', 'mrn:notes:note:1:2'] } });
+  t.deepEqual([malformedPost.statusCode, json(malformedPost)], [400, { error: 'filters.mrn must be an MRN (mrn:{app}:{resource}:{id})', field: 'filters.mrn' }]);
   const foreign = await get('/search?app=notes&mrn=mrn:files:file:f1');
   t.deepEqual([foreign.statusCode, json(foreign)], [400, { error: 'mrn: mrn:files:file:f1 is not a record of notes' }]);
   const malformed = await get('/search?app=notes&mrn=note-1');
   t.deepEqual([malformed.statusCode, json(malformed)], [400, { error: 'query parameter mrn must be an MRN (mrn:{app}:{resource}:{id})', field: 'mrn' }]);
+});
+
+test('mrn: the MRN\'s resource is the record\'s type, so an MRN never finds a record of another type with the same id', async (t) => {
+  // Note 1, journal 2 and secret 3: each id belongs to one type only.
+  const found = async (...mrns: string[]) => json(await get(`/search?app=notes&${mrns.map((mrn) => `mrn=${encodeURIComponent(mrn)}`).join('&')}`)).data.map((row: { type: string; title: string }) => [row.type, row.title]);
+  t.deepEqual(await found('mrn:notes:journal:1'), []);
+  t.deepEqual(await found('mrn:notes:note:2'), []);
+  t.deepEqual(await found('mrn:notes:journal:2'), [['journal', 'Daily plan']]);
+  t.deepEqual(await found('mrn:notes:journal:1', 'mrn:notes:note:1', 'mrn:notes:note:2'), [['note', 'Roadmap plan']]);
+  // A resource that is no searchable type of the app (a comment, say) names nothing search shows.
+  t.deepEqual(await found('mrn:notes:comment:1'), []);
+  const posted = json(await post({ app: 'notes', filters: { mrn: ['mrn:notes:secret:3', 'mrn:notes:journal:3'] } }));
+  t.deepEqual(posted.data.map((row: { type: string; title: string }) => [row.type, row.title]), [['secret', 'Secret plan']]);
+  t.is(posted.pagination.total, 1);
 });
 
 test('a request without credentials is refused by authentication', async (t) => {

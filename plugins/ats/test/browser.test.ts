@@ -268,6 +268,10 @@ test.serial('at 1280 px: the recruiter asks a colleague for a scorecard, moves a
   await frame.getByRole('list', { name: 'Scorecards' }).getByRole('listitem').filter({ hasText: 'Requested' }).waitFor();
   const asked = ok(await recruiter.get(`/ats/applications/${hiring.grace.id}`)).evaluations as Array<{ evaluator_mrn: string; status: string; stage_id: string }>;
   t.deepEqual(asked.map((evaluation) => [evaluation.evaluator_mrn, evaluation.status, evaluation.stage_id]), [[recruiter.mrn, 'submitted', hiring.interview.id], [rita.mrn, 'requested', hiring.offer.id]]);
+  // The scorecard names its evaluator by MRN: the kit's chip reads the member directory (members are no search records).
+  const evaluator = frame.getByRole('list', { name: 'Scorecards' }).getByRole('listitem').filter({ hasText: 'Requested' }).locator('wpk-mrn-chip');
+  await evaluator.locator('.wpk-record:not([aria-busy])').waitFor();
+  t.is(await evaluator.evaluate((chip) => chip.shadowRoot!.textContent!.trim()), 'Member Rita Reviewer');
 
   // An offer drafted, then sent for approval, approved and sent, one button at a time.
   const offerForm = frame.getByRole('form', { name: 'Make an offer' });

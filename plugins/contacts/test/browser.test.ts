@@ -138,7 +138,7 @@ test.serial('at 375 px: the address book and a contact read on a phone; a contac
   await page.context().close();
 });
 
-test.serial("a contact's company is an MRN chip resolved through the shell's search: it names the company and opens it in Companies; to a member who may not see companies it shows only the kind", async (t) => {
+test.serial("a contact's company is an MRN chip resolved through the shell's search: it names the company and its type and opens it in Companies; to a member who may not see companies it reads \"Restricted record\"", async (t) => {
   const company = (await world.owner.request('POST', '/companies', { name: 'Initrode' })).body.data;
   const contact = (await world.owner.request('POST', '/contacts', { given_name: 'Milton', family_name: 'Waddams', company_mrn: company.mrn })).body.data;
 
@@ -146,7 +146,7 @@ test.serial("a contact's company is an MRN chip resolved through the shell's sea
   await signIn(page, origin, world.owner.email);
   await page.goto(`${origin}/app/contacts/contacts/${contact.id}`);
   const frame = await appFrame(page, 'contacts-contact');
-  const chip = frame.locator('wpk-mrn-chip').getByRole('link', { name: 'Initrode' });
+  const chip = frame.locator('wpk-mrn-chip').getByRole('link', { name: 'Company Initrode', exact: true });
   await chip.waitFor();
   t.is(await chip.getAttribute('href'), `/app/companies/companies/${company.id}`);
   await checkPage(t, page, frame, 'a contact with its company chip');
@@ -156,14 +156,14 @@ test.serial("a contact's company is an MRN chip resolved through the shell's sea
   await companies.getByRole('heading', { name: 'Initrode', level: 1 }).waitFor();
   await page.context().close();
 
-  // Bob reads contacts but not companies: the chip names no company, only the kind of record.
+  // Bob reads contacts but not companies: the chip names no company, nor the kind of record.
   const bobPage = await web.newPage();
   await signIn(bobPage, origin, bob.email);
   await bobPage.goto(`${origin}/app/contacts/contacts/${contact.id}`);
   const bobFrame = await appFrame(bobPage, 'contacts-contact');
   const hidden = bobFrame.locator('wpk-mrn-chip');
-  await hidden.locator('span:not([aria-busy])', { hasText: 'company' }).waitFor();
-  t.is(await hidden.evaluate((chip) => chip.shadowRoot!.textContent!.trim()), 'company');
+  await hidden.locator('.wpk-record-restricted:not([aria-busy])').waitFor();
+  t.is(await hidden.evaluate((chip) => chip.shadowRoot!.textContent!.trim()), 'Restricted record');
   t.is(await hidden.getByRole('link').count(), 0);
   t.is(await bobFrame.getByText('Initrode').count(), 0);
   await checkPage(t, bobPage, bobFrame, 'a contact whose company the member may not see');

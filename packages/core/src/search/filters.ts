@@ -20,13 +20,16 @@ export interface SearchFilters {
   minSize?: number;
   /** `max_size`: the record's size is at most this. */
   maxSize?: number;
-  /** `mrn`: the record is one of these (`mrn:{app}:{resource}:{id}`, the app the one searched): what an MRN chip shows. */
-  mrn?: Array<{ app: string; id: string; value: string }>;
+  /**
+   * `mrn`: the record is one of these (`mrn:{app}:{resource}:{id}`, the app the one searched):
+   * what an MRN chip shows. The resource is the record's searchable type and the id its id.
+   */
+  mrn?: Array<{ app: string; resource: string; id: string; value: string }>;
   /** Any other name: the record's attribute of that name is one of these values. */
   attributes: Record<string, string[]>;
 }
 
-const MRN = /^mrn:([a-z0-9][a-z0-9._-]{0,99}):[a-z0-9_-]{1,100}:([A-Za-z0-9._-]{1,200})$/;
+const MRN = /^mrn:([a-z0-9][a-z0-9._-]{0,99}):([a-z0-9_-]{1,100}):([A-Za-z0-9._-]{1,200})$/;
 
 type Scalar = string | number | boolean;
 export type FilterInput = Record<string, Scalar | Scalar[] | null | undefined>;
@@ -72,7 +75,7 @@ export function parseFilters(input: FilterInput, label: (name: string) => string
         filters.mrn = strings.map((value) => {
           const match = MRN.exec(value);
           if (!match) throw new InvalidError(`${label(name)} must be an MRN (mrn:{app}:{resource}:{id})`, { field: path(name) });
-          return { app: match[1], id: match[2], value };
+          return { app: match[1], resource: match[2], id: match[3], value };
         });
         break;
       case 'after':

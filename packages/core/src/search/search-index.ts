@@ -341,7 +341,12 @@ export class SearchIndex {
     const filters = query.filters;
     if (filters.owner) where.push(`r.owner = ANY(${param(filters.owner, '::text[]')})`);
     if (filters.kind) where.push(`r.kind = ANY(${param(filters.kind, '::text[]')})`);
-    if (filters.mrn) where.push(`r.record_id = ANY(${param(filters.mrn.map((entry) => entry.id), '::text[]')})`);
+    if (filters.mrn) {
+      // An MRN names its record by searchable type (the MRN's resource) and id: a page's MRN never finds a deck with its id.
+      const types = param(filters.mrn.map((entry) => entry.resource), '::text[]');
+      const ids = param(filters.mrn.map((entry) => entry.id), '::text[]');
+      where.push(`(r.type, r.record_id) IN (SELECT m.type, m.id FROM unnest(${types}, ${ids}) AS m(type, id))`);
+    }
     if (filters.after) where.push(`r.record_date >= ${param(filters.after.toISOString(), '::timestamptz')}`);
     if (filters.before) where.push(`r.record_date < ${param(filters.before.toISOString(), '::timestamptz')}`);
     if (filters.minSize !== undefined) where.push(`r.size >= ${param(filters.minSize, '::bigint')}`);

@@ -1,6 +1,7 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, css, html, unsafeCSS } from 'lit';
 import { kit } from '../app.js';
 import type { PickedMember, SearchHit } from '../bridge/protocol.js';
+import { fillRecordChip, recordChipCss, recordsThroughShell } from '../records.js';
 import { sharedStyles } from './shared-styles.js';
 import './wa.js';
 
@@ -93,57 +94,32 @@ export class WpkFilePicker extends LitElement {
 }
 
 /**
- * `<wpk-mrn-chip mrn="mrn:contacts:contact:…">`: any record by its MRN, as `GET /search` shows
- * it to this member (title and badge), linking to its page in its app. A record the member may
- * not see shows as its MRN's kind alone ("contact"), never its title.
+ * `<wpk-mrn-chip mrn="mrn:contacts:contact:…">`: any record by its MRN, as the editor's record
+ * chip shows it (../records.ts): its type and title as `GET /search` shows it to this member,
+ * linking to its page in its app; "Restricted record" when search does not show it.
  */
 export class WpkMrnChip extends LitElement {
-  static override properties = { mrn: { type: String }, hit: { state: true }, resolved: { state: true } };
+  static override properties = { mrn: { type: String } };
   declare mrn: string;
-  declare hit: SearchHit | null;
-  declare resolved: boolean;
 
   constructor() {
     super();
     this.mrn = '';
-    this.hit = null;
-    this.resolved = false;
   }
 
   static override styles = css`
     :host { display: inline-block; }
-    a, span { display: inline-flex; gap: var(--wpk-space-1); padding: 0 var(--wpk-space-2); border: 1px solid var(--wpk-color-border); border-radius: var(--wpk-radius-pill); text-decoration: none; color: var(--wpk-color-text); }
-    .badge { color: var(--wpk-color-text-muted); font-family: var(--wpk-font-mono); font-size: var(--wpk-font-size-s); }
+    ${unsafeCSS(recordChipCss(''))}
   `;
 
   protected override updated(changed: Map<string, unknown>): void {
-    if (!changed.has('mrn') || !this.mrn) return;
-    this.resolved = false;
-    const asked = this.mrn;
-    kit()
-      .bridge.resolveMrn(asked)
-      .then((hit) => {
-        if (asked !== this.mrn) return;
-        this.hit = hit;
-        this.resolved = true;
-      })
-      .catch(() => {
-        this.resolved = true;
-      });
-  }
-
-  private open(event: Event): void {
-    event.preventDefault();
-    const app = this.mrn.split(':')[1];
-    if (this.hit) void kit().bridge.open(`/app/${app}${this.hit.url}`);
+    if (!changed.has('mrn')) return;
+    const chip = this.renderRoot.querySelector<HTMLElement>('.wpk-record');
+    if (chip) fillRecordChip(chip, this.mrn, recordsThroughShell(), () => this.mrn);
   }
 
   protected override render() {
-    const kind = this.mrn.split(':')[2] ?? 'record';
-    if (!this.resolved) return html`<span aria-busy="true">${kind}…</span>`;
-    if (!this.hit) return html`<span>${kind}</span>`;
-    const app = this.mrn.split(':')[1];
-    return html`<a href=${`/app/${app}${this.hit.url}`} @click=${this.open}>${this.hit.id ? html`<span class="badge">${this.hit.id}</span>` : nothing}${this.hit.title}</a>`;
+    return html`<span class="wpk-record"></span>`;
   }
 }
 

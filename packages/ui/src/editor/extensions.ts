@@ -3,6 +3,7 @@ import { TaskItem, TaskList } from '@tiptap/extension-list';
 import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import StarterKit from '@tiptap/starter-kit';
 import { html, nothing, type TemplateResult } from 'lit';
+import { recordChipCss } from '../records.js';
 import { RecordChip, type RecordLookup } from './record-chips.js';
 
 /**
@@ -198,12 +199,7 @@ ${tag} .wpk-editor-image-form label { display: grid; gap: 2px; max-width: 100%; 
 ${tag} .wpk-editor-image-form input { font: inherit; min-height: 32px; padding: 2px 8px; border: 1px solid #8a94a6; border-radius: 6px; }
 ${tag} .wpk-editor-image-form button { font: inherit; min-height: 36px; border: 1px solid #8a94a6; border-radius: 6px; background: #fff; color: #1f2933; cursor: pointer; }
 ${tag} .wpk-editor-image-form [role='alert'] { color: #b91c1c; }
-${tag} .wpk-record { display: inline-flex; gap: 4px; align-items: baseline; padding: 0 6px; border: 1px solid #8a94a6; border-radius: 999px; background: #f1f5f9; color: #1f2933; white-space: nowrap; }
-${tag} .wpk-record a { color: #1e3a8a; text-decoration: none; }
-${tag} .wpk-record a:focus-visible { outline: 2px solid #1d4ed8; outline-offset: 2px; }
-${tag} .wpk-record .wpk-record-type { font-size: 0.85em; color: #3e4c59; }
-${tag} .wpk-record.wpk-record-restricted { color: #3e4c59; font-style: italic; }
-${tag} .ProseMirror-selectednode.wpk-record { outline: 2px solid #1d4ed8; }
+${recordChipCss(tag)}${tag} .ProseMirror-selectednode.wpk-record { outline: 2px solid #1d4ed8; }
 ${tag} .ProseMirror-gapcursor { display: none; pointer-events: none; position: absolute; }
 ${tag} .ProseMirror-focused .ProseMirror-gapcursor { display: block; }
 `;
