@@ -176,18 +176,25 @@ test.serial('verification: verified → due when the interval passes (the owner 
 
 test.serial('a page watching a leave type drops to due when the type changes, and its owner is told', async (t) => {
   const type = ok(await world.owner.post('/leaves/types', { name: 'Paid leave', unit: 'day' }));
-  const policy = ok(await ann.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Leave policy', markdown: '25 days a year.\n', watches: [`mrn:leaves:type:${type.id}`], owner_id: carl.id }));
-  const other = ok(await ann.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Expenses', watches: [`mrn:leaves:type:${crypto.randomUUID()}`] }));
-  ok(await ann.post(`/wiki/pages/${policy.id}/verification`, { review_days: 365 }));
-  ok(await ann.post(`/wiki/pages/${other.id}/verification`, { review_days: 365 }));
+  const policy = ok(await ann.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Leave policy', markdown: '25 days a year.\n', watches: [`mrn:leaves:leave_type:${type.id}`], owner_id: carl.id }));
+  const other = ok(await ann.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Expenses', watches: [`mrn:leaves:leave_type:${crypto.randomUUID()}`] }));
+  // A watch written with the resource `type` (before leave types were named by their searchable type) still counts.
+  const older = ok(await ann.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Carry-over', watches: [`mrn:leaves:type:${type.id}`] }));
+  for (const page of [policy, other, older]) ok(await ann.post(`/wiki/pages/${page.id}/verification`, { review_days: 365 }));
   await world.platform.deliverDue(world.workspace);
   world.takeEvents();
   ok(await world.owner.patch(`/leaves/types/${type.id}`, { name: 'Annual leave' }));
   await world.platform.deliverDue(world.workspace);
   t.like(ok(await ann.get(`/wiki/pages/${policy.id}`)), { verification: 'due', owner_id: carl.id });
   t.is(ok(await ann.get(`/wiki/pages/${other.id}`)).verification, 'verified');
-  const told = world.takeEvents().filter((event) => event.action === 'core.wiki.page.review_requested');
-  t.deepEqual(told, [{ action: 'core.wiki.page.review_requested', payload: { page_id: policy.id, space_id: ids.space, title: 'Leave policy', owner_mrn: carl.mrn, reason: 'watched', watched_mrn: `mrn:leaves:type:${type.id}`, watched_action: 'core.leaves.type.updated' } }]);
+  t.is(ok(await ann.get(`/wiki/pages/${older.id}`)).verification, 'due');
+  const requested = world.takeEvents().filter((event) => event.action === 'core.wiki.page.review_requested');
+  const told = requested.filter((event) => (event.payload as { page_id: string }).page_id === policy.id);
+  t.deepEqual(told, [{ action: 'core.wiki.page.review_requested', payload: { page_id: policy.id, space_id: ids.space, title: 'Leave policy', owner_mrn: carl.mrn, reason: 'watched', watched_mrn: `mrn:leaves:leave_type:${type.id}`, watched_action: 'core.leaves.type.updated' } }]);
+  t.deepEqual(
+    requested.map((event) => (event.payload as { title: string; watched_mrn: string }).title + ' ' + (event.payload as { watched_mrn: string }).watched_mrn).sort(),
+    [`Carry-over mrn:leaves:type:${type.id}`, `Leave policy mrn:leaves:leave_type:${type.id}`],
+  );
   // As the broker would, to the platform's notification sender of the event (the harness delivers to apps only).
   const runtime = world.platform.runtime;
   const request = runtime.events.deliveryRequest({ subscriber: 'system', handler: '/events/core-wiki-page-review_requested/notify-system', workspaceId: world.workspaceId, action: told[0]!.action, payload: told[0]!.payload });
@@ -231,7 +238,7 @@ test.serial('publication: a published subtree is public (site, page, sitemap) an
 
 test.serial('Markdown export and import of a whole space: the tree and the links between files', async (t) => {
   const exported = ok(await carl.get(`/wiki/spaces/${ids.space}/export`));
-  t.deepEqual(exported.files.map((file: { path: string }) => file.path), ['Policies.md', 'Policies/Accounts.md', 'Onboarding.md', 'Leave policy.md', 'Expenses.md']);
+  t.deepEqual(exported.files.map((file: { path: string }) => file.path), ['Policies.md', 'Policies/Accounts.md', 'Onboarding.md', 'Leave policy.md', 'Expenses.md', 'Carry-over.md']);
   const target = ok(await ann.post('/wiki/spaces', { name: 'Copy' }));
   world.takeEvents();
   const imported = ok(await ann.post(`/wiki/spaces/${target.id}/imports`, { files: [

@@ -10,7 +10,12 @@ const read = <T>(event: { payload: object }): T => event.payload as unknown as T
 const onReview = subscription('core.wiki.review.scheduled', async (event, ctx) => reviewStep(ctx, read<{ page_id: string; step: 'due' | 'expire'; at: string }>(event)));
 
 /** A leave type changed: pages watching it fall due. */
-const onLeaveType = subscription('core.leaves.type.updated', async (event, ctx) => watchedChanged(ctx, `mrn:leaves:type:${read<{ type_id: string }>(event).type_id}`, event.action));
+// A leave type's MRN names its searchable type (leave_type), so a chip of it resolves through
+// search; watches written before with the resource `type` still fall due.
+const onLeaveType = subscription('core.leaves.type.updated', async (event, ctx) => {
+  const id = read<{ type_id: string }>(event).type_id;
+  await watchedChanged(ctx, [`mrn:leaves:leave_type:${id}`, `mrn:leaves:type:${id}`], event.action);
+});
 
 /** Subscription handlers, by the action of app.json's subscriptions. */
 export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {

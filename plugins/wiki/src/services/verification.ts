@@ -82,7 +82,10 @@ export async function reviewStep(ctx: AnyCtx, payload: { page_id: string; step: 
 }
 
 /** A watched record changed: every verified page watching its MRN falls due. */
-export async function watchedChanged(ctx: AnyCtx, mrn: string, action: string) {
+export async function watchedChanged(ctx: AnyCtx, mrns: string[], action: string) {
   const pages = await ctx.db.pages.findAll({ where: { verification: 'verified' }, order: [['id', 'ASC']] });
-  for (const page of pages.filter((row) => row.watches.includes(mrn))) await fallDue(ctx, page, { kind: 'watched', mrn, action });
+  for (const page of pages) {
+    const mrn = mrns.find((one) => page.watches.includes(one));
+    if (mrn) await fallDue(ctx, page, { kind: 'watched', mrn, action });
+  }
 }
