@@ -86,6 +86,11 @@ export class WpkCollabEditor extends LitElement {
   /** `loading`, `saved`, `saving` or `offline` (edits queued). */
   status = 'loading';
   editable = false;
+  private markLoaded: () => void = () => undefined;
+  /** Resolves once the document is loaded and the editor shows it (`showAnchor` can find a comment's range). */
+  readonly loaded = new Promise<void>((resolve) => {
+    this.markLoaded = resolve;
+  });
 
   /** The document kept in step with the server, and who is here. */
   readonly session = new CollabSession({
@@ -98,6 +103,7 @@ export class WpkCollabEditor extends LitElement {
       this.editable = editable;
       if (!this.editor) this.mount();
       else this.editor.setEditable(editable);
+      this.markLoaded();
     },
   });
   /** The Yjs document (for tests and the app: `editor.doc.getXmlFragment('default')`). */
