@@ -10,7 +10,8 @@
  * editor's checklist and table, and the paper's Export menu downloads it as Markdown, HTML and Word;
  * an image chosen with the Image button (its alt text asked) is uploaded, inserted and shown.
  * Beside the editor, a comment thread started on a selection is seen live by the other member, who
- * replies and resolves it; it is reopened, and Show selects its range again.
+ * replies and resolves it; it is reopened, and Show selects its range again; a comment's link
+ * (`?comment=`) opens the paper on that thread, an unknown one says so.
  * A paper made from a template in the "New from template" dialog (a required field left empty is
  * the API's 400, shown; then every field filled), shared with a department in the Share dialog, and
  * an anonymous link made there opened in a fresh browser without signing in (the front-end's
@@ -24,7 +25,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { browseWorld, checkPage, collabEditorText, dismissToasts, saveScreenshot, untilConverged, type WorldBrowser } from '@wpk/testing/browser';
+import { appFrame, browseWorld, checkPage, collabEditorText, dismissToasts, saveScreenshot, untilConverged, type WorldBrowser } from '@wpk/testing/browser';
 import type { Frame } from 'playwright-core';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
@@ -254,6 +255,28 @@ test.serial('at 1280 px: two members type into one paper at once and converge wi
   await first.frame.getByText('Saved').waitFor();
   await second.frame.getByText('Saved').waitFor();
   t.is((ok(await ann.get(`/papers/${paperId}`)).text as string).split('\n').at(-1), a.split('\n').at(-1), 'the server holds the same line');
+
+  // A comment mention's link (`/papers/{id}?comment={comment_id}`, here the reply's) opens the paper with that thread marked and its range selected; an unknown comment is a short notice.
+  const reply = (await threadOf()).find((row) => row.body === 'The one after launch')!;
+  await first.page.goto(`${web.origin}/app/papers/papers/${paperId}?comment=${reply.id}`);
+  const linked = await appFrame(first.page, 'papers-paper');
+  const current = linked.locator('article[aria-current="true"]');
+  await current.getByText('The one after launch').waitFor();
+  t.is(await current.getAttribute('aria-label'), `Thread on ${budget}`);
+  let linkedSelection = '';
+  for (let attempt = 0; attempt < 50 && linkedSelection !== budget; attempt += 1) {
+    linkedSelection = await linked.locator('papers-paper').evaluate((element) => {
+      const editor = (element.shadowRoot!.querySelector('wpk-collab-editor') as unknown as Partial<Pm>).editor;
+      return editor ? editor.state.doc.textBetween(editor.state.selection.from, editor.state.selection.to) : '';
+    });
+    if (linkedSelection !== budget) await first.page.waitForTimeout(100);
+  }
+  t.is(linkedSelection, budget, 'the linked thread\'s range is selected');
+  await checkPage(t, first.page, linked, 'a paper opened by a comment\'s link');
+  await first.page.goto(`${web.origin}/app/papers/papers/${paperId}?comment=${randomUUID()}`);
+  const missing = await appFrame(first.page, 'papers-paper');
+  await missing.getByRole('status').filter({ hasText: 'The comment this link points to is not here: it was deleted, or the link is wrong.' }).waitFor();
+  t.is(await missing.locator('article[aria-current="true"]').count(), 0);
   await first.page.context().close();
   await second.page.context().close();
 });

@@ -971,6 +971,26 @@ test.serial('a department leaver loses the live channel of a paper shared only w
   for (const socket of [leaver, stayer, shared]) socket.close();
 });
 
+test.serial('removing a role share revokes the live channel of each member it let open the paper (revoked, no more doc.updated); one who keeps a direct share still receives', async (t) => {
+  const [gus, hal] = await world.members(2, ALL);
+  const id = await newPaper(ann, 'All hands', doc('Agenda.'));
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'role', principal_id: 'member', level: 'view' }, { principal_type: 'member', principal_id: hal.id, level: 'view' }] });
+  const channel = `papers/papers/${id}`;
+  const [roleOnly, direct] = await Promise.all([gus, hal].map((member) => sockets.connect(member)));
+  for (const socket of [roleOnly, direct]) t.like(await subscribe(socket, channel), { type: 'subscribed', channel });
+
+  t.is((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: hal.id, level: 'view' }] })).status, 200);
+  t.deepEqual(await roleOnly.until((message) => message.type === 'revoked'), { type: 'revoked', channel, error: `You no longer follow ${channel}` });
+  t.is((await gus.get(`/papers/${id}`)).status, 404);
+
+  const annDoc = await replica(ann, id);
+  t.is((await ann.post(`/papers/${id}/updates`, { update: change(annDoc, (fragment) => firstText(fragment).insert(0, 'New ')) })).status, 200);
+  t.like(await direct.until((message) => message.type === 'event' && message.event === 'doc.updated'), { channel, data: { member_id: ann.id } });
+  t.deepEqual((await quiet(roleOnly)).filter((message) => message.type === 'event'), [], 'the role member receives nothing more');
+  t.false((await quiet(direct)).some((message) => message.type === 'revoked'), 'kept through the direct share');
+  for (const socket of [roleOnly, direct]) socket.close();
+});
+
 /** A GET without any credential, as a script calling the API (withVersion false: without X-Api-Version). */
 async function anonymousGet(url: string, withVersion = true) {
   const response = await world.platform.runtime.server.inject({ method: 'GET', url, headers: { host: `paperstest.${world.platform.runtime.config.baseDomain}`, ...(withVersion ? { 'x-api-version': API_VERSION } : {}) } });

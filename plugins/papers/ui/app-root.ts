@@ -1,4 +1,4 @@
-import { AppRoot, html } from '@wpk/ui';
+import { AppRoot, html, routeQuery } from '@wpk/ui';
 import './screens/list.js';
 import './screens/paper.js';
 
@@ -7,7 +7,8 @@ export class PapersApp extends AppRoot {
   protected readonly label = 'Papers';
   protected readonly sections = [{ path: '/', label: 'Papers' }];
   protected readonly screens = [
-    { path: '/papers/:paper_id', render: (params: Record<string, string>) => html`<papers-paper .paperId=${params.paper_id}></papers-paper>` },
+    // `?comment={id}`: a comment mention's link opens that thread.
+    { path: '/papers/:paper_id', render: (params: Record<string, string>, path: string) => html`<papers-paper .paperId=${params.paper_id} .commentId=${routeQuery(path).get('comment')}></papers-paper>` },
     { path: '/', render: () => html`<papers-list></papers-list>` },
   ];
 }

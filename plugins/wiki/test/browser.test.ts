@@ -7,13 +7,14 @@
  * editors and the server converge with no character lost or doubled, while a view member follows it
  * read-only. A member starts a comment thread on a selection beside the page; the others see it
  * live, a view member reads it without commenting, and it is resolved and shows its range again in
- * the editor. At 1280 px and at 375 px, axe-clean (no serious or
+ * the editor; a comment's link (`?comment=`) opens the page on that thread, an unknown one says so. At 1280 px and at 375 px, axe-clean (no serious or
  * critical violation) in the shell and in the frame, no Content-Security-Policy violation, nothing
  * wider than the window. MRN chips typed, linked and pasted show their record as search shows it
  * (a member it does not show reads "Restricted record"); a page marked as a template starts a new page.
  * The screenshots are the ones docs/apps/wiki.md shows.
  */
 import test from 'ava';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
 import { accessibilityViolations, appFrame, browseWorld, checkPage, collabEditorText, cspViolations, dismissToasts, saveScreenshot, untilConverged, type Frame, type WorldBrowser } from '@wpk/testing/browser';
@@ -208,6 +209,28 @@ test.serial('at 1280 px: a member comments on a selection beside the page; the o
   await checkPage(t, writer.page, writer.frame, 'comment threads beside a page');
   await dismissToasts(writer.page);
   await saveScreenshot(writer.page, `${IMAGES}wiki-comments-1280.png`);
+
+  // A comment mention's link (`/wiki/pages/{id}?comment={comment_id}`, here a reply's) opens the page with that thread marked and its range selected; an unknown comment is a short notice.
+  const reply = (ok(await ann.get(`/wiki/pages/${ids.laptop}/comments`)) as Array<{ id: string; body: string }>).find((row) => row.body === 'The one on the left')!;
+  await other.page.goto(`${web.origin}/app/wiki/wiki/pages/${ids.laptop}?comment=${reply.id}`);
+  const linked = await appFrame(other.page, 'wiki-page');
+  const current = linked.locator('article[aria-current="true"]');
+  await current.getByText('The one on the left').waitFor();
+  t.is(await current.getAttribute('aria-label'), 'Thread on Turn it on');
+  let linkedSelection = '';
+  for (let attempt = 0; attempt < 50 && linkedSelection !== 'Turn it on'; attempt += 1) {
+    linkedSelection = await linked.locator('wiki-page').evaluate((element) => {
+      const editor = (element.shadowRoot!.querySelector('wpk-collab-editor') as unknown as Partial<Pm>).editor;
+      return editor ? editor.state.doc.textBetween(editor.state.selection.from, editor.state.selection.to) : '';
+    });
+    if (linkedSelection !== 'Turn it on') await other.page.waitForTimeout(100);
+  }
+  t.is(linkedSelection, 'Turn it on', 'the linked thread\'s range is selected');
+  await checkPage(t, other.page, linked, 'a page opened by a comment\'s link');
+  await other.page.goto(`${web.origin}/app/wiki/wiki/pages/${ids.laptop}?comment=${randomUUID()}`);
+  const missing = await appFrame(other.page, 'wiki-page');
+  await missing.getByRole('status').filter({ hasText: 'The comment this link points to is not here: it was deleted, or the link is wrong.' }).waitFor();
+  t.is(await missing.locator('article[aria-current="true"]').count(), 0);
   for (const opened of [writer, other, reader]) await opened.page.context().close();
 });
 

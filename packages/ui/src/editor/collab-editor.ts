@@ -99,6 +99,11 @@ export class WpkCollabEditor extends LitElement {
   suggesting = false;
   /** The fork being written in suggesting mode (it keeps deleted content, to show it). */
   private fork: Y.Doc | null = null;
+  private markLoaded: () => void = () => undefined;
+  /** Resolves once the document is loaded and the editor shows it (`showAnchor` can find a comment's range). */
+  readonly loaded = new Promise<void>((resolve) => {
+    this.markLoaded = resolve;
+  });
 
   /** The document kept in step with the server, and who is here. */
   readonly session = new CollabSession({
@@ -112,6 +117,7 @@ export class WpkCollabEditor extends LitElement {
       if (!this.editor) this.mount();
       else this.editor.setEditable(editable || this.suggesting);
       this.dispatchEvent(new Event('collab-load'));
+      this.markLoaded();
     },
   });
   /** The Yjs document (for tests and the app: `editor.doc.getXmlFragment('default')`). */

@@ -31,7 +31,10 @@ const MENTION = /<@([0-9a-f-]{36})>/gi;
  * each thread with the text it quotes (Show selects its range in the editor, where it is now),
  * its comments and replies, resolve/reopen, delete (one's own, or anyone's for `moderator`).
  * A commenter starts a thread on the editor's selection (`editor.selectionAnchor()`). Call
- * `reload()` when the channel says a comment changed.
+ * `reload()` when the channel says a comment changed. `comment` (a comment's id, from a link's
+ * `?comment=`) opens that comment's thread: scrolled to, marked as the current one, and its range
+ * selected in the editor once the document is loaded (as Show does); a comment that is not there
+ * (deleted, or never was) is a short notice.
  *
  * ```ts
  * html`<wpk-comment-threads .api=${api} .editor=${editorElement} member-id=${me.id} ?commenter=${true}></wpk-comment-threads>`
@@ -44,7 +47,10 @@ export class WpkCommentThreads extends LitElement {
     memberId: { attribute: 'member-id' },
     commenter: { type: Boolean },
     moderator: { type: Boolean },
+    comment: {},
     comments: { state: true },
+    current: { state: true },
+    notice: { state: true },
     names: { state: true },
     draft: { state: true },
     replying: { state: true },
@@ -64,6 +70,7 @@ export class WpkCommentThreads extends LitElement {
       .actions { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); margin: var(--wpk-space-2) 0; }
       textarea { width: 100%; min-height: 4rem; box-sizing: border-box; }
       label { display: grid; gap: var(--wpk-space-1); }
+      article[aria-current='true'] { border-color: var(--wpk-color-brand); box-shadow: 0 0 0 1px var(--wpk-color-brand); }
     `,
   ];
   declare api: CommentThreadsApi | null;
@@ -71,7 +78,14 @@ export class WpkCommentThreads extends LitElement {
   declare memberId: string;
   declare commenter: boolean;
   declare moderator: boolean;
+  declare comment: string | null;
   declare comments: ThreadComment[];
+  /** The thread `comment` opened (marked `aria-current`). */
+  declare current: string | null;
+  declare notice: string | null;
+  /** The `comment` already opened (it is opened once, not on each reload). */
+  private opened: string | null = null;
+  private listed = false;
   declare names: Map<string, string>;
   declare draft: CommentAnchorDraft | null;
   declare replying: string | null;
@@ -84,7 +98,10 @@ export class WpkCommentThreads extends LitElement {
     this.memberId = '';
     this.commenter = false;
     this.moderator = false;
+    this.comment = null;
     this.comments = [];
+    this.current = null;
+    this.notice = null;
     this.names = new Map();
     this.draft = null;
     this.replying = null;
@@ -93,6 +110,37 @@ export class WpkCommentThreads extends LitElement {
 
   override updated(changed: Map<string, unknown>): void {
     if (changed.has('api') && this.api) void this.reload();
+    else if (changed.has('comment') || changed.has('editor')) void this.open();
+  }
+
+  /** Opens the thread of `comment` once the threads are listed (see the class comment). */
+  private async open(): Promise<void> {
+    const id = this.comment?.toLowerCase() ?? null;
+    if (!id || !this.listed || this.opened === id) return;
+    this.opened = id;
+    const found = this.comments.find((row) => row.id === id);
+    const root = found ? this.comments.find((row) => row.id === found.thread_id) ?? found : null;
+    if (!root) {
+      this.current = null;
+      this.notice = 'The comment this link points to is not here: it was deleted, or the link is wrong.';
+      return;
+    }
+    this.notice = null;
+    this.current = root.id;
+    await this.updateComplete;
+    this.renderRoot.querySelector(`article[data-thread="${root.id}"]`)?.scrollIntoView({ block: 'nearest' });
+    if (!root.anchor) return;
+    if (!this.editor) {
+      this.opened = null; // again once the screen hands over its editor
+      return;
+    }
+    await this.editor.loaded;
+    this.show(root);
+  }
+
+  /** Show: selects the thread's range in the editor, where it is now. */
+  private show(root: ThreadComment): void {
+    if (!this.editor!.showAnchor(root.anchor!)) this.error = 'The text this thread was on is gone.';
   }
 
   /** Reads the threads again. */
@@ -100,12 +148,14 @@ export class WpkCommentThreads extends LitElement {
     if (!this.api) return;
     try {
       this.comments = await this.api.list();
+      this.listed = true;
       const missing = this.comments.map((comment) => comment.author_id).filter((id) => !this.names.has(id));
       if (missing.length) this.names = new Map([...this.names, ...(await memberNamesById(missing))]);
       this.error = null;
     } catch (error) {
       this.error = errorText(error);
     }
+    await this.open();
   }
 
   private async act(run: () => Promise<unknown>): Promise<boolean> {
@@ -148,12 +198,12 @@ export class WpkCommentThreads extends LitElement {
     const comment = (row: ThreadComment) => html`<p class="comment"><span class="who">${this.names.get(row.author_id) ?? 'A member'}</span>: ${this.text(row.body)}${row.edited_at ? html` <span class="muted">(edited)</span>` : nothing}
         ${this.commenter && (mine(row) || this.moderator) ? html`<button type="button" @click=${() => this.act(() => this.api!.remove(row.id))}>Delete</button>` : nothing}</p>`;
     return html`<li>
-      <article class=${resolved ? 'resolved' : ''} aria-label=${`Thread on ${root.quote || 'the page'}`}>
+      <article class=${resolved ? 'resolved' : ''} data-thread=${root.id} aria-current=${this.current === root.id ? 'true' : nothing} aria-label=${`Thread on ${root.quote || 'the page'}`}>
         ${root.quote ? html`<blockquote>${root.quote}</blockquote>` : html`<p class="muted">On the whole page</p>`}
         ${resolved ? html`<p class="muted">Resolved</p>` : nothing}
         ${comment(root)}${replies.map(comment)}
         <div class="actions">
-          ${root.anchor && this.editor ? html`<button type="button" @click=${() => { if (!this.editor!.showAnchor(root.anchor!)) this.error = 'The text this thread was on is gone.'; }}>Show</button>` : nothing}
+          ${root.anchor && this.editor ? html`<button type="button" @click=${() => this.show(root)}>Show</button>` : nothing}
           ${this.commenter ? html`<button type="button" @click=${() => (this.replying = root.id)}>Reply</button>
               <button type="button" @click=${() => this.act(() => this.api!.update(root.id, { resolved: !resolved }))}>${resolved ? 'Reopen' : 'Resolve'}</button>` : nothing}
         </div>
@@ -172,6 +222,7 @@ export class WpkCommentThreads extends LitElement {
     return html`<section aria-label="Comments">
       <h2>Comments</h2>
       ${this.error ? html`<p role="alert">${this.error}</p>` : nothing}
+      ${this.notice ? html`<p role="status">${this.notice}</p>` : nothing}
       ${this.commenter
         ? this.draft
           ? html`<form @submit=${(event: SubmitEvent) => this.submit(event, null)}>

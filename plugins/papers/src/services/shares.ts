@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ConflictError, InvalidError, memberMrn, NotFoundError, richTextToHtml, safeHref, type RichTextNode } from '@wpk/sdk';
+import { ConflictError, InvalidError, memberMrn, NotFoundError, richTextToHtml, safeHref, type DirectoryMember, type RichTextNode } from '@wpk/sdk';
 import type { AnyCtx, Ctx } from '../kit.js';
 import { paperDocuments } from './documents.js';
 import { DATA_IMAGE, inlineImages } from './images.js';
-import type { Link, ShareLevel } from '../models/index.js';
-import { ensureLevel, levelOf, requirePaper } from './access.js';
-import { requireDepartments } from './departments.js';
+import type { Link, Paper, ShareLevel } from '../models/index.js';
+import { ensureLevel, levelOf, mayOpen, requirePaper } from './access.js';
+import { membersOf, requireDepartments } from './departments.js';
 import { indexPaper } from './search-documents.js';
 
 export interface ShareInput {
@@ -13,6 +13,8 @@ export interface ShareInput {
   principal_id: string;
   level: ShareLevel;
 }
+
+type Principal = Pick<ShareInput, 'principal_type' | 'principal_id'>;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -50,10 +52,31 @@ export async function replaceShares(ctx: Ctx, paperId: string, input: ShareInput
   await ctx.db.shares.destroy({ where: { paper_id: paper.id } });
   for (const share of input) await ctx.db.shares.create({ paper_id: paper.id, ...share });
   ctx.events.stage('core.papers.paper.shared', { paper_id: paper.id, shares: changed.map((share) => ({ principal_type: share.principal_type, principal_id: share.principal_id, level: share.level })), shared_by: memberMrn(ctx.member.id) });
-  const revoked = removed.filter((share) => share.principal_type === 'member').map((share) => share.principal_id);
+  const revoked = await losers(ctx, paper, removed, input);
   ctx.live.publish(`papers/${paper.id}`, 'paper.shared', { id: paper.id }, revoked.length > 0 ? { revoke: revoked } : undefined);
   await indexPaper(ctx, paper);
   return readShares(ctx, paper.id);
+}
+
+/**
+ * The members a removed share named (a member; a role's members; a department's, with those below
+ * it) who may no longer open the paper with the shares that stay (`mayOpen`, the channel's rule
+ * for someone else): they lose its live channel. One still reached another way keeps it.
+ */
+async function losers(ctx: Ctx, paper: Paper, removed: Principal[], kept: Principal[]): Promise<string[]> {
+  if (removed.length === 0) return [];
+  const named = new Map<string, DirectoryMember>();
+  const byId = [...removed.filter((share) => share.principal_type === 'member').map((share) => share.principal_id), ...(await membersOf(ctx, removed.filter((share) => share.principal_type === 'department').map((share) => share.principal_id)))];
+  for (const member of (await ctx.members.getMany(byId)).values()) named.set(member.id, member);
+  const roles = new Set(removed.filter((share) => share.principal_type === 'role').map((share) => share.principal_id));
+  for (let offset = 0; roles.size > 0; offset += 100) {
+    const page = await ctx.members.list({ offset, limit: 100 });
+    for (const member of page.rows) if (roles.has(member.platform_role)) named.set(member.id, member);
+    if (page.rows.length < 100) break;
+  }
+  const lost: string[] = [];
+  for (const member of named.values()) if (!(await mayOpen(ctx, paper, kept, member))) lost.push(member.id);
+  return lost;
 }
 
 /** A token link to a paper (its owner): the token is answered once and stored only as its hash. */

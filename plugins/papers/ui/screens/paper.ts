@@ -1,4 +1,4 @@
-import { errorText, formatDate, html, kit, LitElement, memberColor, memberMrn, saveDownload, screenStyles, toast, type PickedMember } from '@wpk/ui';
+import { errorText, formatDate, html, kit, nothing, LitElement, memberColor, memberMrn, saveDownload, screenStyles, toast, type PickedMember } from '@wpk/ui';
 import type { CommentThreadsApi, ThreadComment, WpkCommentThreads } from '@wpk/ui/editor';
 import { api, paperImages, PAPERS_STYLES, type Department, type Link, type PaperWithContent, type Shares } from '../api.js';
 import { suggestionRights } from './suggestions.js';
@@ -12,7 +12,7 @@ type Signer = { name: string; email: string };
  * `/papers/:paper_id`: the paper in the collaborative editor (loaded on demand: `@wpk/ui/editor`),
  * its comment threads beside it (`<wpk-comment-threads>`: those at comment, edit or owner start one
  * on a selection, reply, resolve and reopen; they reload when the paper's channel says a comment
- * changed), its title, Export (Markdown, HTML, Word or PDF, downloaded as a file named by the title), the
+ * changed; `?comment={id}`, a comment mention's link, opens that thread and selects its range), its title, Export (Markdown, HTML, Word or PDF, downloaded as a file named by the title), the
  * Share dialog (its owner: a member or a department at a level, and "Anyone with the link can view",
  * an anonymous link whose URL is shown to copy), and Request signatures (one who may edit: members
  * and people by name and e-mail).
@@ -20,6 +20,7 @@ type Signer = { name: string; email: string };
 export class PapersPaper extends LitElement {
   static override properties = {
     paperId: { attribute: false },
+    commentId: { attribute: false },
     paper: { state: true },
     ready: { state: true },
     error: { state: true },
@@ -33,6 +34,8 @@ export class PapersPaper extends LitElement {
   };
   static override styles = [screenStyles, PAPERS_STYLES];
   declare paperId: string;
+  /** The comment whose thread opens (a mention's link: `?comment={id}`), or null. */
+  declare commentId: string | null;
   declare paper: PaperWithContent | null;
   declare ready: boolean;
   declare error: string | null;
@@ -47,6 +50,7 @@ export class PapersPaper extends LitElement {
 
   constructor() {
     super();
+    this.commentId = null;
     this.paper = null;
     this.ready = false;
     this.error = null;
@@ -237,7 +241,7 @@ export class PapersPaper extends LitElement {
       ${this.ready
         ? html`<div class="with-comments">
             <wpk-collab-editor ?suggesting=${rights.suggest && !rights.edit} .transport=${transport} .user=${{ id: me.id, name: me.name, color: memberColor(me.id) }} .findMembers=${(query: string) => kit().bridge.findMembers(query)} .images=${this.images} label=${paper.title}></wpk-collab-editor>
-            <wpk-comment-threads .api=${this.commentsApi(paper.id)} member-id=${me.id} ?commenter=${COMMENTERS.includes(paper.level)} ?moderator=${paper.level === 'owner'}></wpk-comment-threads>
+            <wpk-comment-threads .api=${this.commentsApi(paper.id)} member-id=${me.id} comment=${this.commentId ?? nothing} ?commenter=${COMMENTERS.includes(paper.level)} ?moderator=${paper.level === 'owner'}></wpk-comment-threads>
           </div>
           <papers-suggestions .paper=${paper}></papers-suggestions>`
         : html`<p>Loading the editor…</p>`}

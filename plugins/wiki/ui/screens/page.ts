@@ -1,4 +1,4 @@
-import { LitElement, appLink, errorText, html, kit, memberColor, navigate, screenStyles, toast } from '@wpk/ui';
+import { LitElement, appLink, errorText, html, kit, memberColor, navigate, nothing, screenStyles, toast } from '@wpk/ui';
 import type { CommentThreadsApi, ThreadComment, WpkCommentThreads } from '@wpk/ui/editor';
 import { VERIFICATION_LABELS, WIKI_STYLES, get, pageLinksOf, send, type Page, type PageDocument, type PageSummary } from '../api.js';
 
@@ -10,7 +10,8 @@ import { VERIFICATION_LABELS, WIKI_STYLES, get, pageLinksOf, send, type Page, ty
  * read (a stale save says so and keeps the text), it reaches the open editors as one edit. Below:
  * the pages it links to, the pages linking to it, and its verification. Beside the editor, its
  * comment threads (`<wpk-comment-threads>`): comment members and above start one on a selection,
- * reply, resolve and reopen; they reload when the page's channel says a comment changed. Editors
+ * reply, resolve and reopen; they reload when the page's channel says a comment changed;
+ * `?comment={id}` (a comment mention's link) opens that thread and selects its range. Editors
  * mark a page as a template (new pages start from it: the space's "From" choice) or unmark it.
  */
 /** The roles that comment. */
@@ -19,6 +20,7 @@ const COMMENTERS = ['comment', 'edit', 'admin'];
 export class WikiPage extends LitElement {
   static override properties = {
     pageId: { attribute: 'page-id' },
+    commentId: { attribute: false },
     page: { state: true },
     backlinks: { state: true },
     editable: { state: true },
@@ -29,6 +31,8 @@ export class WikiPage extends LitElement {
   };
   static override styles = [screenStyles, WIKI_STYLES];
   declare pageId: string;
+  /** The comment whose thread opens (a mention's link: `?comment={id}`), or null. */
+  declare commentId: string | null;
   declare page: Page | null;
   declare backlinks: PageSummary[];
   declare editable: boolean;
@@ -40,6 +44,7 @@ export class WikiPage extends LitElement {
   constructor() {
     super();
     this.pageId = '';
+    this.commentId = null;
     this.page = null;
     this.backlinks = [];
     this.editable = false;
@@ -177,7 +182,7 @@ export class WikiPage extends LitElement {
           ${this.ready
             ? html`<div class="with-comments">
                 <wpk-collab-editor .transport=${transport} .user=${{ id: me.id, name: me.name, color: memberColor(me.id) }} .findMembers=${(query: string) => kit().bridge.findMembers(query)} label=${page.title}></wpk-collab-editor>
-                <wpk-comment-threads .api=${this.commentsApi(id)} member-id=${me.id} ?commenter=${COMMENTERS.includes(this.role)} ?moderator=${this.role === 'admin'}></wpk-comment-threads>
+                <wpk-comment-threads .api=${this.commentsApi(id)} member-id=${me.id} comment=${this.commentId ?? nothing} ?commenter=${COMMENTERS.includes(this.role)} ?moderator=${this.role === 'admin'}></wpk-comment-threads>
               </div>`
             : html`<p class="muted">Loading the editor…</p>`}`}
       <h2>Links on this page</h2>
