@@ -23,6 +23,9 @@ const pad = (value: number) => String(value).padStart(2, '0');
 const iso = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 const thisMonth = new Date(now.getFullYear(), now.getMonth(), 15);
 const nextMonth = new Date(now.getFullYear(), now.getMonth() + 1, 3);
+// Records made through the forms fall months away, never in the two months the calendar shows.
+const formDue = iso(new Date(now.getFullYear(), now.getMonth() + 4, 24));
+const publicFormDue = iso(new Date(now.getFullYear(), now.getMonth() + 5, 5));
 const monthTitle = (date: Date) => date.toLocaleDateString('en', { month: 'long', year: 'numeric' });
 const dayLabel = (date: Date) => date.toLocaleDateString('en', { weekday: 'long', day: 'numeric', month: 'long' });
 
@@ -88,7 +91,7 @@ test.serial('at 1280 px: a calendar view places records on their days, a gallery
   await adding.getByRole('button', { name: 'Add the view' }).click();
   await frame.getByRole('heading', { name: 'Form', level: 2 }).waitFor();
   await frame.getByLabel('Name').fill('Hooli');
-  await frame.getByLabel('Due').fill('2026-12-24');
+  await frame.getByLabel('Due').fill(formDue);
   await frame.getByLabel('Price').fill('a lot');
   await frame.getByRole('button', { name: 'Submit' }).click();
   await frame.getByText('Price takes an amount such as "12.50"', { exact: true }).waitFor();
@@ -97,7 +100,7 @@ test.serial('at 1280 px: a calendar view places records on their days, a gallery
   await frame.getByRole('button', { name: 'Submit' }).click();
   await page.getByText('Record added').waitFor();
   const made = ok(await ann.get(`/tables/tables/${ids.table}/records`)).find((row: { title: string }) => row.title === 'Hooli');
-  t.deepEqual(made.cells, { [ids.name]: 'Hooli', [ids.due]: '2026-12-24', [ids.price]: '7.25' });
+  t.deepEqual(made.cells, { [ids.name]: 'Hooli', [ids.due]: formDue, [ids.price]: '7.25' });
 
   await frame.getByRole('button', { name: 'Share the form' }).click();
   const link = frame.getByLabel(/Public link/);
@@ -120,7 +123,7 @@ test.serial('at 375 px: a visitor fills the public form without signing in; a re
   await page.goto(ids.formUrl!);
   const form = page.getByRole('form', { name: 'Form' });
   await form.getByLabel('Name').fill('Umbrella');
-  await form.getByLabel('Due').fill('2027-01-05');
+  await form.getByLabel('Due').fill(publicFormDue);
   await form.getByLabel('Price').fill('lots');
   await form.getByRole('button', { name: 'Send' }).click();
   await form.getByRole('alert').getByText('Price takes an amount such as "12.50" (400)').waitFor();
@@ -134,7 +137,7 @@ test.serial('at 375 px: a visitor fills the public form without signing in; a re
   t.deepEqual(await accessibilityViolations(page), [], 'axe on the thanks');
   t.is(await sidewaysOverflow(page), 0);
   const made = ok(await ann.get(`/tables/tables/${ids.table}/records`)).find((row: { title: string }) => row.title === 'Umbrella');
-  t.deepEqual(made.cells, { [ids.name]: 'Umbrella', [ids.due]: '2027-01-05', [ids.price]: '3.10' });
+  t.deepEqual(made.cells, { [ids.name]: 'Umbrella', [ids.due]: publicFormDue, [ids.price]: '3.10' });
 
   await page.goto(`${web.origin}/public/apps/tables/form.html#${'x'.repeat(32)}`);
   await page.getByRole('alert').getByText('This form is not available: Form not found (404)').waitFor();
