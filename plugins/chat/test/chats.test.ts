@@ -244,6 +244,45 @@ test.serial("clearing the history and deleting a chat are the owner's; both leav
   t.deepEqual(await world.platform.query('SELECT count(*)::int AS n FROM app_chat.participants WHERE workspace_id = :w AND chat_id = :c', { w: world.workspace.id, c: group.id }), [{ n: 0 }]);
 });
 
+test('concurrent posts to one chat get distinct consecutive seqs; the chat and each sender\'s read position end at theirs', async (t) => {
+  const senders = await world.members(3);
+  const [dee, eve, fay] = senders;
+  const group = (await dee.post('/chats', { type: 'group', name: 'Rush', participant_mrns: [eve.mrn, fay.mrn] })).body.data;
+  const answers = await Promise.all(Array.from({ length: 15 }, (_, index) => senders[index % 3].post(`/chats/${group.id}/messages`, { body: `r${index}` })));
+  t.deepEqual(answers.map((answer) => answer.status), Array(15).fill(200));
+  const seqs = answers.map((answer) => answer.body.data.seq as number);
+  t.deepEqual([...seqs].sort((a, b) => a - b), Array.from({ length: 15 }, (_, index) => index + 1));
+  const listed = (await dee.get(`/chats/${group.id}/messages?per_page=50`)).body.data as Array<{ seq: number; body: string }>;
+  t.deepEqual(listed.map((message) => [message.seq, message.body]), answers.map((answer, index) => [seqs[index], `r${index}`]).sort((a, b) => Number(b[0]) - Number(a[0])));
+  t.is((await dee.get(`/chats/${group.id}`)).body.data.last_seq, 15);
+  const lastOf = (index: number) => Math.max(...seqs.filter((_, at) => at % 3 === index));
+  const positions = (await dee.get(`/chats/${group.id}/participants`)).body.data as Array<{ member_id: string; last_read_seq: number }>;
+  t.deepEqual(Object.fromEntries(positions.map((row) => [row.member_id, row.last_read_seq])), { [dee.id]: lastOf(0), [eve.id]: lastOf(1), [fay.id]: lastOf(2) });
+});
+
+test('only participants post: a stranger\'s post to a private chat is a 404, to a channel not joined a 403, and a chat that is not there a 404; nothing is written', async (t) => {
+  const [gus, hal] = await world.members(2);
+  const group = (await gus.post('/chats', { type: 'group', name: 'Inner', participant_mrns: [ann.mrn] })).body.data;
+  const channel = (await gus.post('/chats', { type: 'channel', name: 'open-floor' })).body.data;
+  const hidden = await hal.post(`/chats/${group.id}/messages`, { body: 'let me in' });
+  t.deepEqual([hidden.status, hidden.body], [404, { error: `Chat ${group.id} not found` }]);
+  const unjoined = await hal.post(`/chats/${channel.id}/messages`, { body: 'hello?' });
+  t.deepEqual([unjoined.status, unjoined.body], [403, { error: 'Join channel open-floor first: only its participants may do this' }]);
+  const missing = '00000000-0000-4000-8000-000000000000';
+  const gone = await gus.post(`/chats/${missing}/messages`, { body: 'x' });
+  t.deepEqual([gone.status, gone.body], [404, { error: `Chat ${missing} not found` }]);
+  const malformed = await gus.post('/chats/not-an-id/messages', { body: 'x' });
+  t.deepEqual([malformed.status, malformed.body], [404, { error: 'Chat not-an-id not found' }]);
+  // The id in capitals names the same chat, and its uploads by the id as stored.
+  const shouting = `/chats/${group.id.toUpperCase()}/messages`;
+  const empty = await gus.post(shouting, { body: ' ' });
+  t.deepEqual([empty.status, empty.body], [400, { error: 'body is required (or a file)' }]);
+  const unstored = await gus.post(shouting, { file: { file_key: `chats/${group.id}/nothing.txt` } });
+  t.deepEqual([unstored.status, unstored.body], [400, { error: `file.file_key chats/${group.id}/nothing.txt names no file of the chat app` }]);
+  t.is((await gus.get(`/chats/${group.id}`)).body.data.last_seq, 0);
+  t.is((await gus.get(`/chats/${channel.id}`)).body.data.last_seq, 0);
+});
+
 test.serial('a member posts at most 120 messages a minute: the next is 429 with Retry-After, writes nothing and emits nothing; others still post', async (t) => {
   const dan = await world.member();
   const chatId = (await dan.post('/chats', { type: 'group', name: 'Flood', participant_mrns: [ann.mrn] })).body.data.id as string;
