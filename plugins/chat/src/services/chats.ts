@@ -40,9 +40,26 @@ export function canModerate(ctx: ChatContext, me: Participant | null): boolean {
   return me?.role === 'owner' || ctx.permissions.has('chat.chats.manage');
 }
 
+function participantsOf(ctx: ChatContext, chatId: string): Promise<Participant[]> {
+  return ctx.db.participants.findAll({ where: { chat_id: chatId }, order: [['member_id', 'ASC']] });
+}
+
 /** Every participant's member id (the live audience). */
 export async function audienceOf(ctx: ChatContext, chatId: string): Promise<string[]> {
-  return (await ctx.db.participants.findAll({ where: { chat_id: chatId }, order: [['member_id', 'ASC']] })).map((row) => row.member_id);
+  return (await participantsOf(ctx, chatId)).map((row) => row.member_id);
+}
+
+/**
+ * The live audience of a chat the caller takes part in, and the chat's id as stored, from one
+ * read of its participants (the caller is among them); a chat they do not take part in is
+ * requireParticipant's 404 (or 403 for a channel). Reads no chat row: a post locks it later.
+ */
+export async function requireAudience(ctx: ChatContext, chatId: string): Promise<{ chatId: string; audience: string[] }> {
+  const rows = await participantsOf(ctx, chatId);
+  if (rows.some((row) => row.member_id === ctx.member.id)) return { chatId: rows[0].chat_id, audience: rows.map((row) => row.member_id) };
+  // requireParticipant says why; should the caller have joined since, their chat is read again.
+  const { chat } = await requireParticipant(ctx, chatId);
+  return { chatId: chat.id, audience: await audienceOf(ctx, chat.id) };
 }
 
 export interface CreateChatInput {

@@ -1,7 +1,7 @@
 import { ForbiddenError, InvalidError, isUuid, memberMrn, newId, NotFoundError, Op } from '@wpk/sdk';
 import type { ChatContext } from '../kit.js';
 import type { Attachment, Chat, Message } from '../models/index.js';
-import { audienceOf, requireParticipant, requireVisibleChat } from './chats.js';
+import { audienceOf, chats, requireAudience, requireParticipant, requireVisibleChat } from './chats.js';
 import { publishMessage, publishToChat, publishToMember } from './live.js';
 import { presentMessage, preview } from './present.js';
 
@@ -55,30 +55,29 @@ export interface SendInput {
  * `file.shared` for a file; the sender's read position moves to the new message.
  */
 export async function sendMessage(ctx: ChatContext, chatId: string, input: SendInput): Promise<Message> {
-  const { chat } = await requireParticipant(ctx, chatId);
+  const { chatId: id, audience } = await requireAudience(ctx, chatId);
   const body = input.body ?? '';
   if (!body.trim() && !input.file) throw new InvalidError('body is required (or a file)');
   if (body.length > ctx.settings.max_message_length) throw new InvalidError(`body is longer than ${ctx.settings.max_message_length} characters`);
   let parent: Message | null = null;
   if (input.parent_id) {
-    parent = await ctx.db.messages.findOne({ where: { id: input.parent_id, chat_id: chat.id } });
+    parent = await ctx.db.messages.findOne({ where: { id: input.parent_id, chat_id: id } });
     if (!parent) throw new InvalidError(`parent_id ${input.parent_id} is not a message of this chat`);
     if (parent.parent_id) throw new InvalidError('parent_id: reply to the thread\'s first message (threads are one level deep)');
     if (parent.deleted_at) throw new InvalidError('parent_id: that message was deleted');
   }
   let attachment: Attachment | null = null;
   if (input.file) {
-    if (!input.file.file_key.startsWith(`chats/${chat.id}/`)) throw new InvalidError(`file.file_key must be a key of this chat's uploads (chats/${chat.id}/...): ask POST /chats/${chat.id}/uploads for one`);
+    if (!input.file.file_key.startsWith(`chats/${id}/`)) throw new InvalidError(`file.file_key must be a key of this chat's uploads (chats/${id}/...): ask POST /chats/${id}/uploads for one`);
     const stored = await ctx.storage.head(input.file.file_key);
     if (!stored) throw new InvalidError(`file.file_key ${input.file.file_key} names no file of the chat app`);
     attachment = { file_key: stored.key, filename: input.file.filename ?? stored.key.split('/').pop()!, content_type: stored.content_type, size_bytes: stored.size_bytes };
   }
-  const audience = await audienceOf(ctx, chat.id);
-  const mentioned = mentionsIn(body).filter((id) => id !== ctx.member.id && audience.includes(id));
-  // The chat row orders its messages: a concurrent sender waits here for this one's commit.
-  await ctx.lock(`chat:${chat.id}:seq`);
-  const fresh = (await ctx.db.chats.findById(chat.id))!;
-  const seq = Number(fresh.last_seq) + 1;
+  const mentioned = mentionsIn(body).filter((member) => member !== ctx.member.id && audience.includes(member));
+  // The chat row orders its messages: a concurrent sender waits at this read for this one's
+  // commit, then reads the last_seq it left (FOR UPDATE reads the newest row version).
+  const chat = await chats.require(ctx, id, { lock: 'update' });
+  const seq = Number(chat.last_seq) + 1;
   const now = new Date();
   const message = await ctx.db.messages.create({ chat_id: chat.id, seq, sender_id: ctx.member.id, body, parent_id: parent?.id ?? null, attachment, mentions: mentioned });
   await ctx.db.chats.update({ last_seq: seq, last_message_at: now }, { where: { id: chat.id } });
