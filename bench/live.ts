@@ -25,7 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Runtime, createScratchDatabase } from '@wpk/core';
 import WebSocket from 'ws';
-import { loadAverage, printTable } from './lib/load.js';
+import { databaseServerCpuMs, loadAverage, printTable } from './lib/load.js';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
 const CHATS = Number(process.env.BENCH_CHATS ?? 100);
@@ -161,6 +161,7 @@ try {
     await profiler.post('Profiler.start');
   }
   const cpuBefore = process.cpuUsage();
+  const databaseBefore = scratch.url ? databaseServerCpuMs() : null;
   for (let seq = 0; seq < total; seq++) {
     const due = origin + seq * period;
     const wait = due - now();
@@ -175,6 +176,7 @@ try {
   const deadline = now() + 10_000;
   while (latencies.length < expected && now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   const cpu = process.cpuUsage(cpuBefore);
+  const databaseAfter = databaseBefore === null ? null : databaseServerCpuMs();
   if (profiler) {
     const { profile } = await profiler.post('Profiler.stop');
     writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
@@ -192,6 +194,7 @@ try {
       ['post → receive p99', ms(percentile(latencies, 99))],
       ['post → receive max', ms(Math.max(...latencies))],
       ['this process CPU', `${(((cpu.user + cpu.system) / 1000 / (SECONDS * 1000)) * 100).toFixed(0)} % of one core`],
+      ...(databaseAfter === null || databaseBefore === null ? [] : [['PostgreSQL CPU', `${(((databaseAfter - databaseBefore) / (SECONDS * 1000)) * 100).toFixed(0)} % of one core (${((databaseAfter - databaseBefore) / total).toFixed(2)} ms per post)`]]),
       ['load average', loadAverage()],
     ].map(([figure, value]) => ({ figure, value })),
   );
