@@ -25,7 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Runtime, createScratchDatabase } from '@wpk/core';
 import WebSocket from 'ws';
-import { loadAverage, printTable } from './lib/load.js';
+import { databaseServerCpuMs, loadAverage, printTable } from './lib/load.js';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
 const CHATS = Number(process.env.BENCH_CHATS ?? 100);
@@ -33,6 +33,7 @@ const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 const PER_CHAT = 10;
+const SETUP_CONCURRENCY = 8;
 const VERSION = '2026-11-01';
 const CHAT_DIR = fileURLToPath(new URL('../plugins/chat', import.meta.url));
 const CLI = fileURLToPath(new URL('../cli/src/bin.ts', import.meta.url));
@@ -72,24 +73,32 @@ try {
     });
 
   // Members (admins), the app installed for everyone, the chats.
-  const members: Array<{ id: string; key: string }> = [];
-  for (let index = 0; index < CHATS; index++) {
+  // Set-up runs SETUP_CONCURRENCY at a time (sequential, 1,000 chats took over 7 minutes).
+  const inBatches = async <T>(count: number, make: (index: number) => Promise<T>): Promise<T[]> => {
+    const made: T[] = [];
+    for (let start = 0; start < count; start += SETUP_CONCURRENCY)
+      made.push(...(await Promise.all(Array.from({ length: Math.min(SETUP_CONCURRENCY, count - start) }, (_, offset) => make(start + offset)))));
+    return made;
+  };
+  const setupStarted = now();
+  const members = await inBatches(CHATS, async (index) => {
     const { memberId } = await runtime.identity.addMember({ workspaceId: workspace.id, email: `m${index}@bench.test`, password: 'bench-password-1', platformRole: 'admin', name: `Member ${index}` });
     const { secret } = await runtime.apiKeys.issueFullAccessKey(workspace.id, memberId, `bench ${index}`);
-    members.push({ id: memberId, key: secret });
-  }
+    return { id: memberId, key: secret };
+  });
+  const membersSeconds = (now() - setupStarted) / 1000;
   const admin = members[0].key;
   const installed = await call(urls[0], 'POST', '/applications/chat/installations', admin, {});
   if (installed.status !== 200) throw new Error(`install: ${installed.status} ${JSON.stringify(installed.body)}`);
   await call(urls[0], 'PUT', '/applications/chat/access', admin, { access_policy: 'everyone', allowed_roles: [], redlist: [] });
-  const chats: Array<{ id: string; sender: number }> = [];
-  for (let index = 0; index < CHATS; index++) {
+  const chats = await inBatches(CHATS, async (index) => {
     const others = Array.from({ length: PER_CHAT - 1 }, (_, offset) => `mrn:account:member:${members[(index + offset + 1) % CHATS].id}`);
     const created = await call(urls[0], 'POST', '/chats', members[index].key, { type: 'group', name: `Chat ${index}`, participant_mrns: others });
     if (created.status !== 200) throw new Error(`chat: ${created.status} ${JSON.stringify(created.body)}`);
-    chats.push({ id: created.body.data.id, sender: index });
-  }
+    return { id: created.body.data.id as string, sender: index };
+  });
 
+  const chatsSeconds = (now() - setupStarted) / 1000 - membersSeconds;
   // The statistics the planner would have in steady state: PostgreSQL's autovacuum analyzes a table
   // within about a minute of bulk inserts (the embedded database's runtime does it on a timer), and
   // without them the credential look-up scans every key of the workspace instead of using its index.
@@ -148,6 +157,7 @@ try {
     if (index % 50 === 49) await Promise.all(opening.slice(-50));
   }
   await Promise.all(opening);
+  const setupSeconds = (now() - setupStarted) / 1000;
 
   // Posts at a steady rate, round-robin over the chats, through the servers in turn.
   const total = RATE * SECONDS;
@@ -161,6 +171,7 @@ try {
     await profiler.post('Profiler.start');
   }
   const cpuBefore = process.cpuUsage();
+  const databaseBefore = scratch.url ? databaseServerCpuMs() : null;
   for (let seq = 0; seq < total; seq++) {
     const due = origin + seq * period;
     const wait = due - now();
@@ -175,6 +186,7 @@ try {
   const deadline = now() + 10_000;
   while (latencies.length < expected && now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   const cpu = process.cpuUsage(cpuBefore);
+  const databaseAfter = databaseBefore === null ? null : databaseServerCpuMs();
   if (profiler) {
     const { profile } = await profiler.post('Profiler.stop');
     writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
@@ -184,6 +196,7 @@ try {
   printTable(
     [
       ['sockets', String(SOCKETS)],
+      ['set-up (members, chats, sockets)', `${setupSeconds.toFixed(1)} s (members ${membersSeconds.toFixed(1)} s, chats ${chatsSeconds.toFixed(1)} s)`],
       ['server processes', String(urls.length)],
       ['database', scratch.url ? 'PostgreSQL' : 'embedded'],
       ['posts', `${total} at ${RATE}/s (${answers.filter((answer) => answer.status !== 200).length} non-200)`],
@@ -192,6 +205,7 @@ try {
       ['post → receive p99', ms(percentile(latencies, 99))],
       ['post → receive max', ms(Math.max(...latencies))],
       ['this process CPU', `${(((cpu.user + cpu.system) / 1000 / (SECONDS * 1000)) * 100).toFixed(0)} % of one core`],
+      ...(databaseAfter === null || databaseBefore === null ? [] : [['PostgreSQL CPU', `${(((databaseAfter - databaseBefore) / (SECONDS * 1000)) * 100).toFixed(0)} % of one core (${((databaseAfter - databaseBefore) / total).toFixed(2)} ms per post)`]]),
       ['load average', loadAverage()],
     ].map(([figure, value]) => ({ figure, value })),
   );

@@ -122,7 +122,7 @@ test.serial('findAndCountAll sends one prepared statement: the page with the cou
   }
 });
 
-test.serial('update sends one prepared UPDATE, within the workspace, stamping updated_at', async (t) => {
+test.serial('a locking read and an update are prepared: FOR UPDATE, then one UPDATE, within the workspace, stamping updated_at', async (t) => {
   const ws = await TestWorkspace.create(env, 'updated');
   await ws.install('notes', { access_policy: 'everyone' });
   const mine = body(await call('POST', '/notes', ws.owner.headers(), { title: 'before' })).data.id as string;
@@ -136,7 +136,9 @@ test.serial('update sends one prepared UPDATE, within the workspace, stamping up
     t.is(body(answer).data.title, 'after');
     const updates = sent.filter((text) => text.startsWith('UPDATE'));
     t.deepEqual(updates, [`UPDATE "app_notes"."notes" AS "app_notes.notes" SET "title" = $1, "updated_at" = $2 WHERE ("app_notes.notes"."workspace_id" = $3 AND "app_notes.notes"."id" = $4)`]);
-    t.is(sent.length, 2, 'the update, then the read of the answer');
+    t.is(sent.length, 3, 'the locking read, the update, then the read of the answer');
+    t.regex(sent[0], /^SELECT .* FROM "app_notes"\."notes" AS "app_notes\.notes" WHERE \("app_notes\.notes"\."workspace_id" = \$1 AND "app_notes\.notes"\."id" = \$2\) LIMIT \$3 FOR UPDATE$/, 'the lock is a prepared read with placeholders');
+    t.false(sent[2].includes('FOR UPDATE'), 'a read of the same row without a lock is its own statement');
     const now = await stamp(mine);
     t.is(now.title, 'after');
     t.true(now.updated_at.getTime() > was.updated_at.getTime(), 'updated_at moved');

@@ -10,7 +10,7 @@ import { statement, type FastQuery, type Statement } from '../db/index.js';
  * without being sent, and each placeholder becomes `$n`. Every later read of that shape skips Sequelize
  * (option cloning, query building, the per-query Error, instances) and the planner (a named
  * prepared statement per connection; see db/fast-query.ts). A read whose options this does not
- * understand (includes, groups, locks, JSON columns, Sequelize helpers such as `literal` or
+ * understand (includes, groups, locks other than FOR UPDATE / FOR SHARE, JSON columns, Sequelize helpers such as `literal` or
  * `fn`) returns null here and goes through Sequelize as before.
  */
 
@@ -66,7 +66,7 @@ export const TOTAL_COLUMN = '__wpk_total';
 /** Where the count's subquery goes in a captured page read (a literal attribute, replaced after capture). */
 const TOTAL_SLOT = '__wpk_total_subquery__';
 
-const READ_OPTIONS = new Set(['where', 'attributes', 'order', 'limit', 'offset']);
+const READ_OPTIONS = new Set(['where', 'attributes', 'order', 'limit', 'offset', 'lock']);
 const PLACEHOLDER = /'__wpk_p(\d+)__'/g;
 
 /** Hands out placeholders in walk order: a value becomes `'__wpk_p<n>__'`. */
@@ -192,7 +192,10 @@ export class PreparedReads {
       limit += `${name}:${values.length};`;
       values.push(value);
     }
-    return { key: `t:${withTotal}|w:${where}|a:${JSON.stringify(attributes ?? null)}|o:${JSON.stringify(order ?? null)}|${limit}`, values };
+    // A row lock as models.ts passes it (FOR UPDATE / FOR SHARE); the read runs in the open transaction.
+    const lock = options.lock;
+    if (lock !== undefined && lock !== true && lock !== 'SHARE') return null;
+    return { key: `t:${withTotal}|w:${where}|a:${JSON.stringify(attributes ?? null)}|o:${JSON.stringify(order ?? null)}|${limit}|l:${lock ?? ''}`, values };
   }
 
   /** A condition's shape: column names and operators kept, each value replaced by its position. */

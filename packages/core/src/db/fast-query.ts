@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { ConnectionAcquireTimeoutError, Sequelize, type Transaction } from 'sequelize';
+import { ConnectionAcquireTimeoutError, QueryTypes, Sequelize, type Transaction } from 'sequelize';
 
 /** A statement of the request's hot path: a fixed text with `$n` parameters and a stable name. */
 export interface Statement {
@@ -185,4 +185,16 @@ function literal(value: unknown): string {
 /** A hot-path statement; its name is derived from its text, so one text is one prepared statement. */
 export function statement(text: string): Statement {
   return { name: `wpk_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text };
+}
+
+/**
+ * Runs a hot statement of the platform's own (the live judge, the live log, a throttle count) as
+ * the request's reads run: prepared, through the FastQuery of the Database that owns `sequelize`;
+ * through Sequelize as a bound query where there is none (a bare Sequelize). `transaction` as
+ * FastQuery takes it: undefined is the ambient one, null none.
+ */
+export function hotRows<T>(sequelize: Sequelize, hot: Statement, values: unknown[], transaction?: Transaction | null): Promise<T[]> {
+  const fast = FastQuery.of(sequelize);
+  if (fast) return fast.rows<T>(hot, values, transaction);
+  return sequelize.query<T & object>(hot.text, { type: QueryTypes.SELECT, bind: values, ...(transaction === undefined ? {} : { transaction }) });
 }

@@ -4,7 +4,7 @@ export { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory } from '.
 export { migrateDown, migrateUp, pendingMigrations, type Migration, type MigrationContext, type MigrationProgress, type MigrationSet } from './migrations.js';
 export { platformMigrations } from './migrations/index.js';
 export { scopeToWorkspace, type TenantScopedModel } from './tenant-scope.js';
-export { FastQuery, statement, type Statement } from './fast-query.js';
+export { FastQuery, hotRows, statement, type Statement } from './fast-query.js';
 export { parseTimestamptz } from './timestamps.js';
 export { beginTransaction, commitTransaction, rollbackTransaction } from './direct-transaction.js';
 export { assertUuidValues, uuidColumns } from './uuid-columns.js';

@@ -80,6 +80,7 @@ export class Broker {
         logger,
         batchSize: tuning.relayBatchSize,
         notify,
+        prepare: !this.embedded,
         subscriberFilter: options.subscriberFilter,
         reloadCatalog: () => this.recheckCatalog(),
       });

@@ -6,6 +6,7 @@ import type { OutboxRow } from './outbox.js';
 import { maskPayload, type PayloadSealer } from './payload.js';
 import type { DeliveryJobData, DeliveryQueue } from './queue.js';
 import { RUNTIME_SLUGS } from './names.js';
+import { statement, type Statement } from '../db/index.js';
 import type { EventCatalog } from './types.js';
 
 /**
@@ -24,6 +25,12 @@ export interface RelayOptions {
   batchSize: number;
   /** Send NOTIFY so other processes wake (real PostgreSQL only). */
   notify: boolean;
+  /**
+   * Prepare the relay's statements by name on each connection (real PostgreSQL: they run for
+   * every event, and planning them cost more than running them). Not on the embedded database,
+   * whose connections share one session, where one name would collide with itself.
+   */
+  prepare?: boolean;
   subscriberFilter?: SubscriberFilter;
   /**
    * Brings `catalog()` up to date (a standalone broker re-reads the stored catalog), at most once
@@ -52,6 +59,35 @@ export interface RelayResult {
   /** Look again at once: this pass left pending events it could have taken (a full batch, more workspaces). */
   more?: boolean;
 }
+
+/** The relay's statements (see Relay.query): each runs at least once per pass or per event. */
+const PENDING_WORKSPACES = statement(`SELECT workspace_id FROM platform.events e
+  WHERE status = 'pending'
+  AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS w(emitter, action) WHERE w.emitter = e.emitter AND w.action = e.action)
+  GROUP BY workspace_id ORDER BY min(seq) LIMIT $1`);
+const TAKE_PENDING = statement(`SELECT id, seq, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at
+  FROM platform.events e
+  WHERE workspace_id = $1 AND status = 'pending'
+  AND NOT EXISTS (SELECT 1 FROM unnest($3::text[], $4::text[]) AS w(emitter, action) WHERE w.emitter = e.emitter AND w.action = e.action)
+  ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED`);
+const FIRST_PENDING = statement(`SELECT seq FROM platform.events e
+  WHERE workspace_id = $1 AND status = 'pending'
+  AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS w(emitter, action) WHERE w.emitter = e.emitter AND w.action = e.action)
+  ORDER BY seq LIMIT 1`);
+const CLAIM_DEDUPE = statement(`INSERT INTO platform.event_dedupe (workspace_id, action, dedupe_key, payload_hash, event_id)
+  SELECT workspace_id, action, dedupe_key, payload_hash, event_id
+  FROM jsonb_to_recordset($1::jsonb) AS x(workspace_id uuid, action text, dedupe_key text, payload_hash text, event_id uuid)
+  ON CONFLICT DO NOTHING RETURNING event_id`);
+const SETTLE = statement(`WITH fanned AS (
+  INSERT INTO platform.event_deliveries (id, event_id, workspace_id, action, subscriber, handler, max_retries, next_attempt_at)
+  SELECT id, event_id, workspace_id, action, subscriber, handler, max_retries, COALESCE(next_attempt_at, now())
+  FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, event_id uuid, workspace_id uuid, action text, subscriber text, handler text, max_retries int, next_attempt_at timestamptz)
+  ), settled AS (
+  UPDATE platform.events e SET status = x.status, reason = x.reason, deliveries = x.deliveries, processed_at = now()
+  FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, status text, reason text, deliveries int)
+  WHERE e.workspace_id = $5 AND e.id = ANY($4::uuid[]) AND e.id = x.id
+  )
+  SELECT CASE WHEN $3::boolean THEN pg_notify('wpk_events', 'deliveries') END AS notified`);
 
 /** Workspaces one relay pass looks at (the oldest pending event first). */
 const WORKSPACES_PER_PASS = 50;
@@ -103,6 +139,11 @@ export class Relay {
     return result;
   }
 
+  /** `hot` with its values, by name where statements are prepared (`prepare`). */
+  private query(hot: Statement, values: unknown[]): pg.QueryConfig {
+    return this.options.prepare ? { name: hot.name, text: hot.text, values } : { text: hot.text, values };
+  }
+
   /**
    * One pass: finds the workspaces with pending events (the oldest first; the one statement of the
    * relay that spans tenants) and relays each workspace's events in its own transaction, every
@@ -113,13 +154,7 @@ export class Relay {
     const waiting = [...this.waiting.values()];
     const emitters = waiting.map((pair) => pair.emitter);
     const actions = waiting.map((pair) => pair.action);
-    const { rows: workspaces } = await this.options.pool.query<{ workspace_id: string }>(
-      `SELECT workspace_id FROM platform.events e
-        WHERE status = 'pending'
-          AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS w(emitter, action) WHERE w.emitter = e.emitter AND w.action = e.action)
-        GROUP BY workspace_id ORDER BY min(seq) LIMIT $1`,
-      [WORKSPACES_PER_PASS, emitters, actions],
-    );
+    const { rows: workspaces } = await this.options.pool.query<{ workspace_id: string }>(this.query(PENDING_WORKSPACES, [WORKSPACES_PER_PASS, emitters, actions]));
     const total: RelayResult = { taken: 0, deliveries: 0 };
     let budget = this.options.batchSize;
     for (const { workspace_id: workspaceId } of workspaces) {
@@ -155,24 +190,11 @@ export class Relay {
       // few of them may be lost, which only means a relay or a delivery happens again (at least
       // once); the events themselves were committed durably by the requests that staged them.
       await client.query('BEGIN; SET LOCAL synchronous_commit TO off');
-      const { rows } = await client.query<OutboxRow<Date> & { seq: string }>(
-        `SELECT id, seq, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at
-           FROM platform.events e
-          WHERE workspace_id = $1 AND status = 'pending'
-            AND NOT EXISTS (SELECT 1 FROM unnest($3::text[], $4::text[]) AS w(emitter, action) WHERE w.emitter = e.emitter AND w.action = e.action)
-          ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        [workspaceId, limit, emitters, actions],
-      );
+      const { rows } = await client.query<OutboxRow<Date> & { seq: string }>(this.query(TAKE_PENDING, [workspaceId, limit, emitters, actions]));
       if (rows.length > 0) {
         // Rows another broker holds were skipped: if one of them comes before ours, that broker
         // relays this workspace now; leave it (a plain read waits for no lock).
-        const { rows: first } = await client.query<{ seq: string }>(
-          `SELECT seq FROM platform.events e
-            WHERE workspace_id = $1 AND status = 'pending'
-              AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS w(emitter, action) WHERE w.emitter = e.emitter AND w.action = e.action)
-            ORDER BY seq LIMIT 1`,
-          [workspaceId, emitters, actions],
-        );
+        const { rows: first } = await client.query<{ seq: string }>(this.query(FIRST_PENDING, [workspaceId, emitters, actions]));
         if (first.length > 0 && BigInt(first[0].seq) < BigInt(rows[0].seq)) rows.length = 0;
       }
       if (rows.length === 0) {
@@ -218,13 +240,7 @@ export class Relay {
       const keyed = valid.filter((item) => item.hash !== null);
       const winners = new Set<string>();
       if (keyed.length > 0) {
-        const { rows: inserted } = await client.query<{ event_id: string }>(
-          `INSERT INTO platform.event_dedupe (workspace_id, action, dedupe_key, payload_hash, event_id)
-           SELECT workspace_id, action, dedupe_key, payload_hash, event_id
-             FROM jsonb_to_recordset($1::jsonb) AS x(workspace_id uuid, action text, dedupe_key text, payload_hash text, event_id uuid)
-           ON CONFLICT DO NOTHING RETURNING event_id`,
-          [JSON.stringify(keyed.map(({ row, hash }) => ({ workspace_id: row.workspace_id, action: row.action, dedupe_key: row.dedupe_key, payload_hash: hash, event_id: row.id })))],
-        );
+        const { rows: inserted } = await client.query<{ event_id: string }>(this.query(CLAIM_DEDUPE, [JSON.stringify(keyed.map(({ row, hash }) => ({ workspace_id: row.workspace_id, action: row.action, dedupe_key: row.dedupe_key, payload_hash: hash, event_id: row.id })))]));
         for (const { event_id } of inserted) winners.add(event_id);
       }
 
@@ -269,19 +285,7 @@ export class Relay {
 
       if (jobs.length > 0) await queue.insert(client, jobs);
       // One statement: the deliveries, the outcome of each event, and the wake-up of other brokers.
-      await client.query(
-        `WITH fanned AS (
-           INSERT INTO platform.event_deliveries (id, event_id, workspace_id, action, subscriber, handler, max_retries, next_attempt_at)
-           SELECT id, event_id, workspace_id, action, subscriber, handler, max_retries, COALESCE(next_attempt_at, now())
-             FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, event_id uuid, workspace_id uuid, action text, subscriber text, handler text, max_retries int, next_attempt_at timestamptz)
-         ), settled AS (
-           UPDATE platform.events e SET status = x.status, reason = x.reason, deliveries = x.deliveries, processed_at = now()
-             FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, status text, reason text, deliveries int)
-            WHERE e.workspace_id = $5 AND e.id = ANY($4::uuid[]) AND e.id = x.id
-         )
-         SELECT CASE WHEN $3::boolean THEN pg_notify('wpk_events', 'deliveries') END AS notified`,
-        [JSON.stringify(deliveries), JSON.stringify(outcomes), deliveries.length > 0 && this.options.notify, outcomes.map((outcome) => outcome.id), workspaceId],
-      );
+      await client.query(this.query(SETTLE, [JSON.stringify(deliveries), JSON.stringify(outcomes), deliveries.length > 0 && this.options.notify, outcomes.map((outcome) => outcome.id), workspaceId]));
       await client.query('COMMIT');
       const ahead = jobs.map((job) => job.startAfter?.getTime() ?? 0).filter((at) => at > Date.now());
       return { taken: rows.length, deliveries: deliveries.length, nextDue: ahead.length > 0 ? new Date(Math.min(...ahead)) : undefined, full: rows.length >= limit };

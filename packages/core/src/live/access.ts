@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { hotRows, statement } from '../db/index.js';
 import { KEY_SOURCE, SESSION_SOURCE, WORKSPACE_ACTIVE, defaultPermissionSourceFactory, isInstalled, keyValid, sessionValid, type Credentials, type InstallationView, type PermissionSet, type PlatformRole } from '../access/index.js';
 
 /** The credential a socket was opened with, kept to judge it again at every event. */
@@ -39,7 +40,7 @@ export const hashSecret = (secret: string) => createHash('sha256').update(secret
  * member's role ids and the app's slice, plus the app's installation. $1 workspace id, $2 kinds,
  * $3 hashes, $4 now (the runtime's clock), $5 the app namespace (null: no app).
  */
-const JUDGE = `
+const JUDGE = statement(`
 SELECT t.ord::int AS ord, c.member_id, c.platform_role, c.member_name, c.email, c.full_access, c.scopes,
        CASE WHEN c.member_id IS NULL THEN NULL ELSE ARRAY(
          SELECT mr.role_id::text FROM platform.member_roles mr WHERE mr.workspace_id = $1::uuid AND mr.member_id = c.member_id) END AS role_ids,
@@ -64,7 +65,7 @@ SELECT t.ord::int AS ord, c.member_id, c.platform_role, c.member_name, c.email, 
      WHERE t.kind = 'session_id' AND s.workspace_id = $1::uuid AND s.id::text = t.hash AND ${sessionValid('$4::timestamptz')}
   ) c ON true
   LEFT JOIN platform.app_installations i ON i.workspace_id = $1::uuid AND i.app_slug = $5::text
- ORDER BY t.ord`;
+ ORDER BY t.ord`);
 
 interface JudgeRow {
   ord: number;
@@ -90,11 +91,12 @@ interface JudgeRow {
  */
 export async function judgeCredentials(sequelize: Sequelize, workspaceId: string, credentials: readonly LiveCredential[], now: Date, gate: ChannelGate | null): Promise<LiveVerdict[]> {
   if (credentials.length === 0) return [];
-  const rows = await sequelize.query<JudgeRow>(JUDGE, {
-    type: QueryTypes.SELECT,
-    bind: [workspaceId, credentials.map((credential) => credential.kind), credentials.map((credential) => credential.hash), now.toISOString(), gate?.namespace ?? null],
-    transaction: null,
-  });
+  const rows = await hotRows<JudgeRow>(
+    sequelize,
+    JUDGE,
+    [workspaceId, credentials.map((credential) => credential.kind), credentials.map((credential) => credential.hash), now.toISOString(), gate?.namespace ?? null],
+    null,
+  );
   const verdicts: LiveVerdict[] = credentials.map(() => ({ allowed: false, layer: 1, reason: 'workspace not active' }));
   for (const row of rows) {
     const index = row.ord - 1;

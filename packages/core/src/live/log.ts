@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Logger } from 'pino';
+import { hotRows, statement } from '../db/index.js';
 
 /** How many events each channel keeps for resuming clients (older ones are pruned at publish). */
 export const CHANNEL_LOG_SIZE = 1000;
@@ -58,6 +59,23 @@ export interface LoggedEvent {
 }
 
 /**
+ * One publication (see LiveLog.publish): the channel's counter, the logged row, the pruning of old
+ * rows every 100th event, and the NOTIFY carrying the new id. Prepared: it runs once per event.
+ */
+const APPEND = statement(`WITH counter AS (
+   INSERT INTO platform.live_channels (workspace_id, channel, last_id) VALUES ($1, $2, 1)
+   ON CONFLICT (workspace_id, channel) DO UPDATE SET last_id = platform.live_channels.last_id + 1, updated_at = now()
+   RETURNING last_id
+ ), logged AS (
+   INSERT INTO platform.live_events (workspace_id, channel, id, type, data, audience)
+   SELECT $1, $2, counter.last_id, $3, $4, $5 FROM counter
+ ), pruned AS (
+   DELETE FROM platform.live_events e USING counter
+    WHERE e.workspace_id = $1 AND e.channel = $2 AND counter.last_id % 100 = 0 AND e.id <= counter.last_id - ${CHANNEL_LOG_SIZE}
+ )
+ SELECT counter.last_id, CASE WHEN $6::boolean THEN pg_notify('${NOTIFY_CHANNEL}', '{"id":"' || counter.last_id || '",' || $7) END AS notified FROM counter`);
+
+/**
  * The channels' logs, and the way notes travel: on PostgreSQL by NOTIFY in the publishing
  * transaction (delivered to every listening process at commit, in commit order); on the embedded
  * database (one process) straight to this process's hub after the commit.
@@ -83,21 +101,7 @@ export class LiveLog {
       const note: LiveNote = { w: workspaceId, c: publication.channel, t: publication.type, d: publication.data ?? null, a: publication.audience, ...(publication.revoke.length > 0 ? { r: publication.revoke } : {}) };
       // The note's text around its id (known only in the statement): `{"id":"` || id || `",...}`.
       const rest = JSON.stringify(fitted(note)).slice(1);
-      const [row] = await this.sequelize.query<{ last_id: string }>(
-        `WITH counter AS (
-           INSERT INTO platform.live_channels (workspace_id, channel, last_id) VALUES ($1, $2, 1)
-           ON CONFLICT (workspace_id, channel) DO UPDATE SET last_id = platform.live_channels.last_id + 1, updated_at = now()
-           RETURNING last_id
-         ), logged AS (
-           INSERT INTO platform.live_events (workspace_id, channel, id, type, data, audience)
-           SELECT $1, $2, counter.last_id, $3, $4, $5 FROM counter
-         ), pruned AS (
-           DELETE FROM platform.live_events e USING counter
-            WHERE e.workspace_id = $1 AND e.channel = $2 AND counter.last_id % 100 = 0 AND e.id <= counter.last_id - ${CHANNEL_LOG_SIZE}
-         )
-         SELECT counter.last_id, CASE WHEN $6::boolean THEN pg_notify('${NOTIFY_CHANNEL}', '{"id":"' || counter.last_id || '",' || $7) END AS notified FROM counter`,
-        { type: QueryTypes.SELECT, bind: [workspaceId, publication.channel, publication.type, JSON.stringify(publication.data ?? null), publication.audience, this.notify, rest], transaction },
-      );
+      const [row] = await hotRows<{ last_id: string }>(this.sequelize, APPEND, [workspaceId, publication.channel, publication.type, JSON.stringify(publication.data ?? null), publication.audience, this.notify, rest], transaction);
       notes.push({ ...note, id: String(row.last_id) });
     };
     if (publications.length === 1) await append(publications[0], null);

@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import { hotRows, statement } from '../../db/index.js';
 import { scopedDb } from '../models.js';
 import type { ContextInputs } from './inputs.js';
 
@@ -6,6 +7,8 @@ import type { ContextInputs } from './inputs.js';
 export function dbOf({ runtime, workspace, work }: ContextInputs) {
   return { db: scopedDb(runtime.models, workspace.id, work.gate), transaction: work.transaction };
 }
+
+const LOCK = statement('SELECT pg_advisory_xact_lock(hashtext($1::text), hashtext($2::text))');
 
 /**
  * `ctx.lock`: a transaction-scoped advisory lock on a key of the app in the workspace. Two 32-bit
@@ -18,6 +21,6 @@ export function lockOf({ runtime, workspace, work }: ContextInputs) {
   return async function lock(key: string) {
     if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw new TypeError(`${app.namespace}: ctx.lock takes a key of 1-200 characters`);
     const transaction = work.begin ? await work.begin() : work.transaction!;
-    await (transaction as unknown as { sequelize: Sequelize }).sequelize.query('SELECT pg_advisory_xact_lock(hashtext(:scope), hashtext(:key))', { transaction, replacements: { scope: `${app.namespace}/${workspace.id}`, key } });
+    await hotRows((transaction as unknown as { sequelize: Sequelize }).sequelize, LOCK, [`${app.namespace}/${workspace.id}`, key], transaction);
   };
 }

@@ -1,6 +1,7 @@
 import { systemClock } from '../../clock.js';
 import { TooManyRequestsError } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { hotRows, statement } from '../../db/index.js';
 
 /** A bound: at most `limit` counted attempts per `windowSeconds` (a sliding window of at most a day). */
 export interface ThrottleRule {
@@ -46,6 +47,23 @@ export interface CountedAttempt {
 
 /** Either a counted attempt, or the seconds until one more is allowed. */
 type Outcome = { attempt: CountedAttempt; retryAfter?: never } | { attempt?: never; retryAfter: number };
+
+/** "Now" in TAKE: the configured clock ($4), else the database's. */
+const TAKE_NOW = 'coalesce($4::timestamptz, clock_timestamp())';
+
+/**
+ * Counts one attempt ($1 the key, $2 the window in seconds, $3 the limit). The WHERE of DO UPDATE
+ * is checked on the row's latest version, under its lock: concurrent attempts on one key queue on
+ * that lock and each sees the attempts counted before it.
+ */
+const TAKE = statement(
+  `INSERT INTO platform.throttle_counters AS t (key, hits, updated_at) VALUES ($1, ARRAY[${TAKE_NOW}], ${TAKE_NOW})
+   ON CONFLICT (key) DO UPDATE
+      SET hits = ARRAY(SELECT h FROM unnest(t.hits) AS h WHERE h > ${TAKE_NOW} - make_interval(secs => $2::int) ORDER BY h) || ${TAKE_NOW},
+          updated_at = ${TAKE_NOW}
+    WHERE (SELECT count(*) FROM unnest(t.hits) AS h WHERE h > ${TAKE_NOW} - make_interval(secs => $2::int)) < $3::int
+   RETURNING CAST(t.hits[cardinality(t.hits)] AS text) AS at, cardinality(t.hits) AS live`,
+);
 
 /**
  * Counts attempts in the database (shared by every server process) and refuses with 429 and
@@ -122,17 +140,8 @@ export class Throttle {
   private async take(rule: ThrottleRule, key: string): Promise<Outcome> {
     const now = this.now();
     const replacements = { key: `${rule.name}:${key}`, window: rule.windowSeconds, limit: rule.limit, ...now.value };
-    // The WHERE of DO UPDATE is checked on the row's latest version, under its lock: concurrent
-    // attempts on one key queue on that lock and each sees the attempts counted before it.
-    const [counted] = await this.sequelize.query<{ at: string; live: number }>(
-      `INSERT INTO platform.throttle_counters AS t (key, hits, updated_at) VALUES (:key, ARRAY[${now.sql}], ${now.sql})
-       ON CONFLICT (key) DO UPDATE
-          SET hits = ARRAY(SELECT h FROM unnest(t.hits) AS h WHERE h > ${now.sql} - make_interval(secs => :window) ORDER BY h) || ${now.sql},
-              updated_at = ${now.sql}
-        WHERE (SELECT count(*) FROM unnest(t.hits) AS h WHERE h > ${now.sql} - make_interval(secs => :window)) < :limit
-       RETURNING CAST(t.hits[cardinality(t.hits)] AS text) AS at, cardinality(t.hits) AS live`,
-      { type: QueryTypes.SELECT, replacements },
-    );
+    // Prepared (every rate-limited request runs it): "now" is a parameter, null for the database's clock.
+    const [counted] = await hotRows<{ at: string; live: number }>(this.sequelize, TAKE, [replacements.key, rule.windowSeconds, rule.limit, this.clock ? this.clock().toISOString() : null]);
     if (counted) return { attempt: { rule, key, at: counted.at, live: Number(counted.live) } };
     // Refused: one more is allowed once the live attempts drop below the limit, that is when the
     // limit-th newest leaves the window.
