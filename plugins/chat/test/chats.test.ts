@@ -258,6 +258,12 @@ test('concurrent posts to one chat get distinct consecutive seqs; the chat and e
   const lastOf = (index: number) => Math.max(...seqs.filter((_, at) => at % 3 === index));
   const positions = (await dee.get(`/chats/${group.id}/participants`)).body.data as Array<{ member_id: string; last_read_seq: number }>;
   t.deepEqual(Object.fromEntries(positions.map((row) => [row.member_id, row.last_read_seq])), { [dee.id]: lastOf(0), [eve.id]: lastOf(1), [fay.id]: lastOf(2) });
+  // Replies at once to one message: each is counted on it.
+  const first = answers[0].body.data.id as string;
+  const replies = await Promise.all(Array.from({ length: 6 }, (_, index) => senders[index % 3].post(`/chats/${group.id}/messages`, { body: `re${index}`, parent_id: first })));
+  t.deepEqual(replies.map((answer) => answer.status), Array(6).fill(200));
+  const thread = (await dee.get(`/chats/${group.id}/messages?per_page=50`)).body.data as Array<{ id: string; reply_count: number }>;
+  t.is(thread.find((message) => message.id === first)!.reply_count, 6);
 });
 
 test('only participants post: a stranger\'s post to a private chat is a 404, to a channel not joined a 403, and a chat that is not there a 404; nothing is written', async (t) => {

@@ -59,13 +59,6 @@ export async function sendMessage(ctx: ChatContext, chatId: string, input: SendI
   const body = input.body ?? '';
   if (!body.trim() && !input.file) throw new InvalidError('body is required (or a file)');
   if (body.length > ctx.settings.max_message_length) throw new InvalidError(`body is longer than ${ctx.settings.max_message_length} characters`);
-  let parent: Message | null = null;
-  if (input.parent_id) {
-    parent = await ctx.db.messages.findOne({ where: { id: input.parent_id, chat_id: id } });
-    if (!parent) throw new InvalidError(`parent_id ${input.parent_id} is not a message of this chat`);
-    if (parent.parent_id) throw new InvalidError('parent_id: reply to the thread\'s first message (threads are one level deep)');
-    if (parent.deleted_at) throw new InvalidError('parent_id: that message was deleted');
-  }
   let attachment: Attachment | null = null;
   if (input.file) {
     if (!input.file.file_key.startsWith(`chats/${id}/`)) throw new InvalidError(`file.file_key must be a key of this chat's uploads (chats/${id}/...): ask POST /chats/${id}/uploads for one`);
@@ -77,6 +70,14 @@ export async function sendMessage(ctx: ChatContext, chatId: string, input: SendI
   // The chat row orders its messages: a concurrent sender waits at this read for this one's
   // commit, then reads the last_seq it left (FOR UPDATE reads the newest row version).
   const chat = await chats.require(ctx, id, { lock: 'update' });
+  // The thread's first message is read under the chat's lock: two replies at once each count.
+  let parent: Message | null = null;
+  if (input.parent_id) {
+    parent = await ctx.db.messages.findOne({ where: { id: input.parent_id, chat_id: id } });
+    if (!parent) throw new InvalidError(`parent_id ${input.parent_id} is not a message of this chat`);
+    if (parent.parent_id) throw new InvalidError('parent_id: reply to the thread\'s first message (threads are one level deep)');
+    if (parent.deleted_at) throw new InvalidError('parent_id: that message was deleted');
+  }
   const seq = Number(chat.last_seq) + 1;
   const now = new Date();
   const message = await ctx.db.messages.create({ chat_id: chat.id, seq, sender_id: ctx.member.id, body, parent_id: parent?.id ?? null, attachment, mentions: mentioned });
