@@ -31,6 +31,9 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'HOST', group: 'Server', default: '`127.0.0.1`', description: 'Address `wpk start` and `wpk dev` listen on; `0.0.0.0` for every interface.' },
   { name: 'PORT', group: 'Server', default: '`3000`', description: 'TCP port `wpk start` and `wpk dev` listen on (0-65535; 0 picks a free one).' },
   { name: 'REQUEST_TIMEOUT_MS', group: 'Server', default: '`10000`', description: "How long a client may take to send a request's headers and body, 100-10000 ms; then 408 and the connection closes." },
+  { name: 'WPK_MAX_IN_FLIGHT', group: 'Server', default: '`64`', description: 'Requests one server process handles at once, 1-100000 (`/health`, `/assets/*`, `/public/*` and websocket upgrades are not counted). Beyond it a request waits for a slot (`WPK_MAX_QUEUE`, `WPK_MAX_QUEUE_MS`), then is refused with 503 and `Retry-After: 1` before any work is done. See docs/operators.md, "Overload".' },
+  { name: 'WPK_MAX_QUEUE', group: 'Server', default: '`256`', description: 'Requests waiting for a slot per process, first come first served, 0-100000; one more is refused with 503 at once.' },
+  { name: 'WPK_MAX_QUEUE_MS', group: 'Server', default: '`250`', description: 'How long a request may wait for a slot, 0-10000 ms; then 503 with `Retry-After: 1`. 0 refuses at once when every slot is taken.' },
   { name: 'WPK_CONFIG', group: 'Server', default: 'the first of `wpk.config.json`, `.ts`, `.mjs`, `.js` in the working directory', description: "The project's config file (the same as `wpk --config <file>`). Relative paths inside it, and the default data directory, resolve against the file's directory, so a server does not depend on its working directory." },
   { name: 'WPK_STRICT_APP_ROLES', group: 'Server', default: 'off (or the config file\'s `strictAppRoles`)', description: '`1` runs each app under its own database role (PostgreSQL only): an app can then reach only its own schema.' },
   // Database
