@@ -383,7 +383,7 @@ function requestTimeoutOf(value: number | string | undefined): number {
 
 // The pool holds 10 connections (4 embedded): 64 requests in flight is several times what it can
 // serve at once, so the bound never bites in normal use, and at saturation an admitted request waits
-// at most about 64 / throughput (under half a second at 150 requests/s) plus its time in the queue.
+// at most about 64 / throughput (0.64 s at 100 requests/s) plus its time in the queue.
 const ADMISSION = {
   maxInFlight: { env: 'WPK_MAX_IN_FLIGHT', fallback: 64, min: 1, max: 100_000 },
   maxQueue: { env: 'WPK_MAX_QUEUE', fallback: 256, min: 0, max: 100_000 },
