@@ -33,8 +33,8 @@ export interface RuntimeConfig {
   requestTimeoutMs: number;
   /**
    * The admission gate of each process (server/admission.ts): requests handled at once
-   * (`WPK_MAX_IN_FLIGHT`, 1-100000, default 64), requests waiting for a slot (`WPK_MAX_QUEUE`,
-   * 0-100000, default 256) and how long one may wait (`WPK_MAX_QUEUE_MS`, 0-10000, default 250);
+   * (`MAX_REQUESTS_IN_FLIGHT`, 1-100000, default 64), requests waiting for a slot (`MAX_QUEUED_REQUESTS`,
+   * 0-100000, default 256) and how long one may wait (`REQUEST_QUEUE_MS`, 0-10000, default 250);
    * beyond them, 503 with `Retry-After`.
    */
   admission: { maxInFlight: number; maxQueue: number; maxQueueMs: number };
@@ -385,9 +385,9 @@ function requestTimeoutOf(value: number | string | undefined): number {
 // serve at once, so the bound never bites in normal use, and at saturation an admitted request waits
 // at most about 64 / throughput (0.64 s at 100 requests/s) plus its time in the queue.
 const ADMISSION = {
-  maxInFlight: { env: 'WPK_MAX_IN_FLIGHT', fallback: 64, min: 1, max: 100_000 },
-  maxQueue: { env: 'WPK_MAX_QUEUE', fallback: 256, min: 0, max: 100_000 },
-  maxQueueMs: { env: 'WPK_MAX_QUEUE_MS', fallback: 250, min: 0, max: 10_000 },
+  maxInFlight: { env: 'MAX_REQUESTS_IN_FLIGHT', fallback: 64, min: 1, max: 100_000 },
+  maxQueue: { env: 'MAX_QUEUED_REQUESTS', fallback: 256, min: 0, max: 100_000 },
+  maxQueueMs: { env: 'REQUEST_QUEUE_MS', fallback: 250, min: 0, max: 10_000 },
 } as const;
 
 /** Bounds of the admission gate (server/admission.ts). */

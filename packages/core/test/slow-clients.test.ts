@@ -78,7 +78,7 @@ test('REQUEST_TIMEOUT_MS is at most 10 s (the default), and at least 100 ms', (t
   }
 });
 
-// The admission gate (WPK_MAX_IN_FLIGHT, WPK_MAX_QUEUE, WPK_MAX_QUEUE_MS) on a bare server whose
+// The admission gate (MAX_REQUESTS_IN_FLIGHT, MAX_QUEUED_REQUESTS, REQUEST_QUEUE_MS) on a bare server whose
 // one route is held until the test lets it go: what waits, what is served, what is refused.
 interface Gated {
   server: Server;
@@ -123,6 +123,7 @@ async function gatedServer(admission: { maxInFlight: number; maxQueue: number; m
       },
     },
     { method: 'GET', path: '/health', options: system, handler: () => ({ status: 'ok' }) },
+    { method: 'PUT', path: '/storage/{token}', options: system, handler: () => ({ data: 'stored' }) },
   ]);
   await server.start();
   const gate = (server.plugins as unknown as Record<string, { admission: { load(): { inFlight: number; waiting: number } } }>)['wpk-conventions']!.admission;
@@ -135,9 +136,9 @@ interface Answer {
   body: unknown;
 }
 
-/** A GET on its own connection; `abort()` drops the connection before the answer. */
-function get(port: number, path: string): { answer: Promise<Answer>; abort: () => void } {
-  const request = http.request({ host: '127.0.0.1', port, path, agent: false, headers: { host: 'acme.localhost' } });
+/** A request (a GET unless told) on its own connection; `abort()` drops the connection before the answer. */
+function get(port: number, path: string, method = 'GET'): { answer: Promise<Answer>; abort: () => void } {
+  const request = http.request({ host: '127.0.0.1', port, path, method, agent: false, headers: { host: 'acme.localhost' } });
   const answer = new Promise<Answer>((resolve, reject) => {
     request.on('response', (response) => {
       let text = '';
@@ -158,7 +159,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-test('over WPK_MAX_IN_FLIGHT a request waits its turn; a full queue or a wait past WPK_MAX_QUEUE_MS is refused 503 at once, having done nothing; /health always answers', async (t) => {
+test('over MAX_REQUESTS_IN_FLIGHT a request waits its turn; a full queue or a wait past REQUEST_QUEUE_MS is refused 503 at once, having done nothing; /health always answers', async (t) => {
   const gated = await gatedServer({ maxInFlight: 1, maxQueue: 1, maxQueueMs: 300 });
   t.teardown(() => gated.server.stop());
   const a = get(gated.port, '/held/a');
@@ -176,6 +177,9 @@ test('over WPK_MAX_IN_FLIGHT a request waits its turn; a full queue or a wait pa
 
   const health = await get(gated.port, '/health').answer;
   t.deepEqual([health.status, health.body], [200, { status: 'ok' }]);
+  // A signed link's transfer takes no slot either (a slow upload would hold one for minutes).
+  const upload = await get(gated.port, '/storage/a-token', 'PUT').answer;
+  t.deepEqual([upload.status, upload.body], [200, { data: 'stored' }]);
 
   // b waited 300 ms for a slot a still holds: refused.
   const started = Date.now();
@@ -192,7 +196,7 @@ test('over WPK_MAX_IN_FLIGHT a request waits its turn; a full queue or a wait pa
   gated.let('d');
   t.deepEqual((await d.answer).body, { data: 'd' });
   t.deepEqual(gated.entered, ['a', 'd']);
-  t.is(gated.lookups(), 3); // a, /health, d
+  t.is(gated.lookups(), 4); // a, /health, the upload, d
   t.deepEqual(gated.load(), { inFlight: 0, waiting: 0 });
 
   // Two refusals, one log line: the first is logged at once, the next counted for the next line.
@@ -234,13 +238,13 @@ test('a client that goes away frees its place in the queue, or its slot, at once
   t.deepEqual(gated.load(), { inFlight: 0, waiting: 0 });
 });
 
-test('WPK_MAX_IN_FLIGHT, WPK_MAX_QUEUE and WPK_MAX_QUEUE_MS default to 64, 256 and 250 ms and are checked at boot', (t) => {
+test('MAX_REQUESTS_IN_FLIGHT, MAX_QUEUED_REQUESTS and REQUEST_QUEUE_MS default to 64, 256 and 250 ms and are checked at boot', (t) => {
   t.deepEqual(resolveConfig({}, {}).admission, { maxInFlight: 64, maxQueue: 256, maxQueueMs: 250 });
-  t.deepEqual(resolveConfig({}, { WPK_MAX_IN_FLIGHT: '8', WPK_MAX_QUEUE: '0', WPK_MAX_QUEUE_MS: '0' }).admission, { maxInFlight: 8, maxQueue: 0, maxQueueMs: 0 });
+  t.deepEqual(resolveConfig({}, { MAX_REQUESTS_IN_FLIGHT: '8', MAX_QUEUED_REQUESTS: '0', REQUEST_QUEUE_MS: '0' }).admission, { maxInFlight: 8, maxQueue: 0, maxQueueMs: 0 });
   const refusals: Array<[Record<string, string>, string]> = [
-    [{ WPK_MAX_IN_FLIGHT: '0' }, 'WPK_MAX_IN_FLIGHT must be an integer from 1 to 100000, got "0"'],
-    [{ WPK_MAX_QUEUE: 'many' }, 'WPK_MAX_QUEUE must be an integer from 0 to 100000, got "many"'],
-    [{ WPK_MAX_QUEUE_MS: '10001' }, 'WPK_MAX_QUEUE_MS must be an integer from 0 to 10000, got "10001"'],
+    [{ MAX_REQUESTS_IN_FLIGHT: '0' }, 'MAX_REQUESTS_IN_FLIGHT must be an integer from 1 to 100000, got "0"'],
+    [{ MAX_QUEUED_REQUESTS: 'many' }, 'MAX_QUEUED_REQUESTS must be an integer from 0 to 100000, got "many"'],
+    [{ REQUEST_QUEUE_MS: '10001' }, 'REQUEST_QUEUE_MS must be an integer from 0 to 10000, got "10001"'],
   ];
   for (const [env, message] of refusals) t.is(t.throws(() => resolveConfig({}, env))?.message, message);
 });

@@ -1,7 +1,7 @@
 import type { Request } from '@hapi/hapi';
 import type { Logger } from 'pino';
 
-/** Bounds of the requests one server process takes on at once (config.ts: `WPK_MAX_IN_FLIGHT`, `WPK_MAX_QUEUE`, `WPK_MAX_QUEUE_MS`). */
+/** Bounds of the requests one server process takes on at once (config.ts: `MAX_REQUESTS_IN_FLIGHT`, `MAX_QUEUED_REQUESTS`, `REQUEST_QUEUE_MS`). */
 export interface AdmissionLimits {
   /** Requests being handled (admitted, not yet answered) at once. */
   maxInFlight: number;
@@ -24,11 +24,14 @@ interface Waiter {
 }
 
 /**
- * Paths answered without a slot: `/health` (operators must see a busy server) and the static
- * files a page loads (`/assets/*`, the site's `/public/*`: no database work). An app's public
- * files (`/public/apps/*`) read its installation, so they take a slot like any request.
+ * Paths answered without a slot: `/health` (operators must see a busy server), the static
+ * files a page loads (`/assets/*`, the site's `/public/*`: no database work) and the signed
+ * links' transfers (`/storage/*`: one look-up, then as long as the client takes to send or
+ * receive the file; sixty-four slow uploads would otherwise refuse everyone else). An app's
+ * public files (`/public/apps/*`) read its installation, so they take a slot like any request.
  */
 export function isExempt(method: string, path: string): boolean {
+  if (path.startsWith('/storage/')) return true;
   if (method !== 'get' && method !== 'head') return false;
   if (path === '/health' || path === '/health/') return true;
   return path.startsWith('/assets/') || (path.startsWith('/public/') && !path.startsWith('/public/apps/'));

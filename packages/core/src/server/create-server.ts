@@ -24,7 +24,7 @@ export interface ServerOptions {
   /** How a request's subdomain is resolved (see ConventionsOptions.resolveWorkspace; default: the workspace alone). */
   resolveWorkspace?: ConventionsOptions['resolveWorkspace'];
   logger: Logger;
-  /** The admission gate (`WPK_MAX_IN_FLIGHT`, `WPK_MAX_QUEUE`, `WPK_MAX_QUEUE_MS`); absent: none. */
+  /** The admission gate (`MAX_REQUESTS_IN_FLIGHT`, `MAX_QUEUED_REQUESTS`, `REQUEST_QUEUE_MS`); absent: none. */
   admission?: AdmissionLimits;
 }
 
