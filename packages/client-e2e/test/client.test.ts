@@ -124,6 +124,27 @@ test('a 429 is retried after its Retry-After; the client pins X-Api-Version and 
   t.deepEqual(seen, [{ host: 'acme.localhost', version: API_VERSION }]);
 });
 
+test('a busy 503 with Retry-After is retried for a GET, never for a POST (it may not be sent twice)', async (t) => {
+  const seen: string[] = [];
+  const server = http.createServer((request, response) => {
+    seen.push(String(request.method));
+    if (seen.length === 1 || request.method === 'POST') {
+      response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+      response.end(JSON.stringify({ error: 'The server is busy: try again in a moment' }));
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ data: { id: 'me' }, links: { self: '/me' } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, workspace: 'acme' });
+  t.deepEqual(await client.request('GET', '/me'), { data: { id: 'me' }, links: { self: '/me' } });
+  const error = await t.throwsAsync(client.request('POST', '/notes', { body: { title: 'x' } }), { instanceOf: ApiError });
+  t.deepEqual([error.status, error.error, error.headers['retry-after']], [503, 'The server is busy: try again in a moment', '1']);
+  t.deepEqual(seen, ['GET', 'GET', 'POST']);
+});
+
 test('download reads a file answer as bytes with its type and file name; a refusal throws as request does', async (t) => {
   const browser = createClient({ baseUrl, workspace: 'acme', headers: { cookie: await ownerCookie(), 'sec-fetch-site': 'same-origin' } });
   const secret = asSingle<{ secret: string }>(await browser.account.postApiKeys({ body: { name: 'exports', full_access: true } })).data.secret;

@@ -107,11 +107,17 @@ export interface ClientOptions {
   headers?: Record<string, string>;
   /** Per-request timeout in milliseconds (default 30 000). */
   timeoutMs?: number;
-  /** Retries of an answer 429, each after the `Retry-After` it carries (default 2; 0 turns retrying off). */
+  /**
+   * Retries of an answer 429, or of a 503 with `Retry-After` (a busy server) to a GET, HEAD, PUT or
+   * DELETE, each after the `Retry-After` it carries (default 2; 0 turns retrying off).
+   */
   maxRetries?: number;
   /** The longest `Retry-After` waited for, in seconds; a longer one fails at once (default 60). */
   maxRetryAfterSeconds?: number;
 }
+
+// A busy server's 503 refused the request before doing anything, but only these may safely be sent twice.
+const IDEMPOTENT: ReadonlySet<Method> = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 
 const IP = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:]+\])$/i;
 
@@ -200,7 +206,7 @@ export class WorkspaceClient {
 
   /**
    * Sends one request and returns the parsed body; throws ApiError on an answer other than 2xx.
-   * A 429 is retried after its `Retry-After` (up to `maxRetries` times).
+   * A 429, and a 503 with `Retry-After` to an idempotent method, is retried after its `Retry-After` (up to `maxRetries` times).
    */
   async request<T = unknown>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
     const response = await this.exchange(method, path, options, false);
@@ -218,7 +224,7 @@ export class WorkspaceClient {
     return { bytes: response.bytes ?? new Uint8Array(), contentType, filename: dispositionFilename(response.headers['content-disposition']) };
   }
 
-  /** One request with the 429 retries; the 2xx answer, or an ApiError. */
+  /** One request with the 429 (and busy 503) retries; the 2xx answer, or an ApiError. */
   private async exchange(method: Method, path: string, options: RequestOptions, binary: boolean): Promise<TransportResponse> {
     const searchParams = new URLSearchParams();
     for (const [name, value] of Object.entries(options.query ?? {})) {
@@ -238,7 +244,8 @@ export class WorkspaceClient {
         ...(binary ? { binary } : {}),
       });
       if (response.status >= 200 && response.status < 300) return response;
-      const wait = response.status === 429 ? retryAfterSeconds(response.headers['retry-after']) : null;
+      const retryable = response.status === 429 || (response.status === 503 && IDEMPOTENT.has(method));
+      const wait = retryable ? retryAfterSeconds(response.headers['retry-after']) : null;
       if (wait !== null && attempt < maxRetries && wait <= (this.options.maxRetryAfterSeconds ?? 60)) {
         await sleep(wait * 1000);
         continue;

@@ -31,6 +31,13 @@ export interface RuntimeConfig {
   trustedProxies: string[];
   /** How long a client may take to send a request's headers and body, in ms (`REQUEST_TIMEOUT_MS`, 100-10000, default 10000). */
   requestTimeoutMs: number;
+  /**
+   * The admission gate of each process (server/admission.ts): requests handled at once
+   * (`MAX_REQUESTS_IN_FLIGHT`, 1-100000, default 64), requests waiting for a slot (`MAX_QUEUED_REQUESTS`,
+   * 0-100000, default 256) and how long one may wait (`REQUEST_QUEUE_MS`, 0-10000, default 250);
+   * beyond them, 503 with `Retry-After`.
+   */
+  admission: { maxInFlight: number; maxQueue: number; maxQueueMs: number };
   host: string;
   port: number;
   logLevel: string;
@@ -128,13 +135,14 @@ export interface S3StorageConfig {
  * Options that override the environment. `databaseUrl: null` forces the embedded database even
  * when `DATABASE_URL` is set (`wpk dev`); `undefined` (or absent) falls back to `DATABASE_URL`.
  */
-export type RuntimeConfigInput = Partial<Omit<RuntimeConfig, 'databaseUrl' | 'passwordHashing' | 'storage' | 'push' | 'ai' | 'webrtc'>> & {
+export type RuntimeConfigInput = Partial<Omit<RuntimeConfig, 'databaseUrl' | 'passwordHashing' | 'admission' | 'storage' | 'push' | 'ai' | 'webrtc'>> & {
   webrtc?: Partial<WebRtcConfig>;
   databaseUrl?: string | null;
   push?: Partial<PushConfig>;
   /** `null`: no model even when `AI_BASE_URL` is set. */
   ai?: (Partial<AiConfig> & { baseUrl: string; model: string }) | null;
   passwordHashing?: Partial<RuntimeConfig['passwordHashing']>;
+  admission?: Partial<RuntimeConfig['admission']>;
   storage?: Partial<Omit<StorageConfig, 's3'>> & { s3?: Partial<S3StorageConfig> };
 };
 
@@ -160,6 +168,7 @@ export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.Proces
     allowedHosts: allowedHostsOf(input.allowedHosts ?? env.ALLOWED_HOSTS, host, env.WPK_SELF_URL),
     trustedProxies: trustedProxiesOf(input.trustedProxies ?? env.TRUSTED_PROXIES),
     requestTimeoutMs: requestTimeoutOf(input.requestTimeoutMs ?? env.REQUEST_TIMEOUT_MS),
+    admission: admissionConfig(input, env),
     host,
     port,
     logLevel: input.logLevel ?? env.WPK_LOG_LEVEL ?? env.LOG_LEVEL ?? 'info',
@@ -370,6 +379,27 @@ function requestTimeoutOf(value: number | string | undefined): number {
   const ms = Number(value);
   if (!Number.isInteger(ms) || ms < 100 || ms > 10_000) throw new Error(`REQUEST_TIMEOUT_MS must be an integer from 100 to 10000, got ${JSON.stringify(value)}`);
   return ms;
+}
+
+// The pool holds 10 connections (4 embedded): 64 requests in flight is several times what it can
+// serve at once, so the bound never bites in normal use, and at saturation an admitted request waits
+// at most about 64 / throughput (0.64 s at 100 requests/s) plus its time in the queue.
+const ADMISSION = {
+  maxInFlight: { env: 'MAX_REQUESTS_IN_FLIGHT', fallback: 64, min: 1, max: 100_000 },
+  maxQueue: { env: 'MAX_QUEUED_REQUESTS', fallback: 256, min: 0, max: 100_000 },
+  maxQueueMs: { env: 'REQUEST_QUEUE_MS', fallback: 250, min: 0, max: 10_000 },
+} as const;
+
+/** Bounds of the admission gate (server/admission.ts). */
+function admissionConfig(input: RuntimeConfigInput, env: NodeJS.ProcessEnv): RuntimeConfig['admission'] {
+  const read = (name: keyof typeof ADMISSION): number => {
+    const { env: variable, fallback, min, max } = ADMISSION[name];
+    const given = input.admission?.[name];
+    const value = given ?? (env[variable] ? Number(env[variable]) : fallback);
+    if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${variable} must be an integer from ${min} to ${max}, got ${JSON.stringify(given ?? env[variable])}`);
+    return value;
+  };
+  return { maxInFlight: read('maxInFlight'), maxQueue: read('maxQueue'), maxQueueMs: read('maxQueueMs') };
 }
 
 // Defaults for a 2-core server: one scrypt run at N=2^17 takes ~0.3 s of a core and 128 MiB, so

@@ -1,6 +1,9 @@
+import type { Server } from '@hapi/hapi';
 import test from 'ava';
+import http from 'node:http';
 import net from 'node:net';
-import { resolveConfig } from '../src/index.js';
+import { Writable } from 'node:stream';
+import { createLogger, createServer, resolveConfig, type WorkspaceService } from '../src/index.js';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 // A client that declares a body and never sends it all, or never finishes its headers, is cut
@@ -73,4 +76,175 @@ test('REQUEST_TIMEOUT_MS is at most 10 s (the default), and at least 100 ms', (t
     const error = t.throws(() => resolveConfig({}, { REQUEST_TIMEOUT_MS: bad }));
     t.is(error?.message, `REQUEST_TIMEOUT_MS must be an integer from 100 to 10000, got ${JSON.stringify(bad)}`);
   }
+});
+
+// The admission gate (MAX_REQUESTS_IN_FLIGHT, MAX_QUEUED_REQUESTS, REQUEST_QUEUE_MS) on a bare server whose
+// one route is held until the test lets it go: what waits, what is served, what is refused.
+interface Gated {
+  server: Server;
+  port: number;
+  /** Names of the held requests whose handler ran, in order. */
+  entered: string[];
+  /** Workspace look-ups (the first database statement of a real request). */
+  lookups: () => number;
+  let: (name: string) => void;
+  load: () => { inFlight: number; waiting: number };
+  logLines: Array<Record<string, unknown>>;
+}
+
+async function gatedServer(admission: { maxInFlight: number; maxQueue: number; maxQueueMs: number }): Promise<Gated> {
+  const logLines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
+      done();
+    },
+  });
+  let lookups = 0;
+  const workspaces = { findBySubdomain: async () => null } as unknown as WorkspaceService;
+  const resolveWorkspace = async () => {
+    lookups += 1;
+    return { id: 'w1', subdomain: 'acme', name: 'Acme', plan: 'free' } as never;
+  };
+  const server = await createServer({ host: '127.0.0.1', port: 0, baseDomain: 'localhost', publicUrl: 'http://localhost', allowedHosts: [], requestTimeoutMs: 10_000, workspaces, resolveWorkspace, logger: createLogger('info', sink), admission });
+  const entered: string[] = [];
+  const holds = new Map<string, () => void>();
+  const system = { auth: false as const, app: { wpk: { kind: 'system' as const, scope: 'any' as const } } };
+  server.route([
+    {
+      method: 'GET',
+      path: '/held/{name}',
+      options: system,
+      handler: async (request) => {
+        const name = String(request.params.name);
+        entered.push(name);
+        await new Promise<void>((resolve) => holds.set(name, resolve));
+        return { data: name };
+      },
+    },
+    { method: 'GET', path: '/health', options: system, handler: () => ({ status: 'ok' }) },
+    { method: 'PUT', path: '/storage/{token}', options: system, handler: () => ({ data: 'stored' }) },
+  ]);
+  await server.start();
+  const gate = (server.plugins as unknown as Record<string, { admission: { load(): { inFlight: number; waiting: number } } }>)['wpk-conventions']!.admission;
+  return { server, port: Number(server.info.port), entered, lookups: () => lookups, let: (name) => holds.get(name)!(), load: () => gate.load(), logLines };
+}
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: unknown;
+}
+
+/** A request (a GET unless told) on its own connection; `abort()` drops the connection before the answer. */
+function get(port: number, path: string, method = 'GET'): { answer: Promise<Answer>; abort: () => void } {
+  const request = http.request({ host: '127.0.0.1', port, path, method, agent: false, headers: { host: 'acme.localhost' } });
+  const answer = new Promise<Answer>((resolve, reject) => {
+    request.on('response', (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(text) }));
+    });
+    request.on('error', reject);
+  });
+  request.end();
+  return { answer, abort: () => request.destroy() };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+test('over MAX_REQUESTS_IN_FLIGHT a request waits its turn; a full queue or a wait past REQUEST_QUEUE_MS is refused 503 at once, having done nothing; /health always answers', async (t) => {
+  const gated = await gatedServer({ maxInFlight: 1, maxQueue: 1, maxQueueMs: 300 });
+  t.teardown(() => gated.server.stop());
+  const a = get(gated.port, '/held/a');
+  await until(() => gated.entered.length === 1, 'a runs');
+  const b = get(gated.port, '/held/b');
+  await until(() => gated.load().waiting === 1, 'b waits');
+
+  // The queue holds one: c is refused before its workspace is even looked up.
+  const c = await get(gated.port, '/held/c').answer;
+  t.is(c.status, 503);
+  t.deepEqual(c.body, { error: 'The server is busy: try again in a moment' });
+  t.is(c.headers['retry-after'], '1');
+  t.regex(String(c.headers['x-request-id']), /^[A-Za-z0-9_-]{16}$/);
+  t.is(gated.lookups(), 1);
+
+  const health = await get(gated.port, '/health').answer;
+  t.deepEqual([health.status, health.body], [200, { status: 'ok' }]);
+  // A signed link's transfer takes no slot either (a slow upload would hold one for minutes).
+  const upload = await get(gated.port, '/storage/a-token', 'PUT').answer;
+  t.deepEqual([upload.status, upload.body], [200, { data: 'stored' }]);
+
+  // b waited 300 ms for a slot a still holds: refused.
+  const started = Date.now();
+  const refused = await b.answer;
+  t.deepEqual([refused.status, refused.body, refused.headers['retry-after']], [503, { error: 'The server is busy: try again in a moment' }, '1']);
+  t.true(Date.now() - started < 1_000);
+
+  // d waits, and runs as soon as a's answer is sent.
+  const d = get(gated.port, '/held/d');
+  await until(() => gated.load().waiting === 1, 'd waits');
+  gated.let('a');
+  t.deepEqual((await a.answer).body, { data: 'a' });
+  await until(() => gated.entered.length === 2, 'd runs');
+  gated.let('d');
+  t.deepEqual((await d.answer).body, { data: 'd' });
+  t.deepEqual(gated.entered, ['a', 'd']);
+  t.is(gated.lookups(), 4); // a, /health, the upload, d
+  t.deepEqual(gated.load(), { inFlight: 0, waiting: 0 });
+
+  // Two refusals, one log line: the first is logged at once, the next counted for the next line.
+  const shed = gated.logLines.filter((line) => line.msg === 'requests shed: the server is busy');
+  t.deepEqual(
+    shed.map(({ level, shed: count, max_in_flight }) => ({ level, count, max_in_flight })),
+    [{ level: 40, count: 1, max_in_flight: 1 }],
+  );
+});
+
+test('a client that goes away frees its place in the queue, or its slot, at once', async (t) => {
+  const gated = await gatedServer({ maxInFlight: 1, maxQueue: 1, maxQueueMs: 5_000 });
+  t.teardown(() => gated.server.stop());
+  const a = get(gated.port, '/held/a');
+  await until(() => gated.entered.length === 1, 'a runs');
+  const b = get(gated.port, '/held/b');
+  b.answer.catch(() => {});
+  await until(() => gated.load().waiting === 1, 'b waits');
+  b.abort();
+  await until(() => gated.load().waiting === 0, 'b gives its place up');
+
+  // The place b left is c's; when a's answer is sent, c runs (b never does).
+  const c = get(gated.port, '/held/c');
+  c.answer.catch(() => {});
+  await until(() => gated.load().waiting === 1, 'c waits');
+  gated.let('a');
+  t.is((await a.answer).status, 200);
+  await until(() => gated.entered.length === 2, 'c runs');
+  t.deepEqual(gated.entered, ['a', 'c']);
+
+  // c's client goes while its handler runs: hapi gives the request up, and its slot is free at once.
+  c.abort();
+  await until(() => gated.load().inFlight === 0, 'c frees its slot');
+  const d = get(gated.port, '/held/d');
+  await until(() => gated.entered.length === 3, 'd runs at once');
+  gated.let('d');
+  t.is((await d.answer).status, 200);
+  gated.let('c');
+  t.deepEqual(gated.load(), { inFlight: 0, waiting: 0 });
+});
+
+test('MAX_REQUESTS_IN_FLIGHT, MAX_QUEUED_REQUESTS and REQUEST_QUEUE_MS default to 64, 256 and 250 ms and are checked at boot', (t) => {
+  t.deepEqual(resolveConfig({}, {}).admission, { maxInFlight: 64, maxQueue: 256, maxQueueMs: 250 });
+  t.deepEqual(resolveConfig({}, { MAX_REQUESTS_IN_FLIGHT: '8', MAX_QUEUED_REQUESTS: '0', REQUEST_QUEUE_MS: '0' }).admission, { maxInFlight: 8, maxQueue: 0, maxQueueMs: 0 });
+  const refusals: Array<[Record<string, string>, string]> = [
+    [{ MAX_REQUESTS_IN_FLIGHT: '0' }, 'MAX_REQUESTS_IN_FLIGHT must be an integer from 1 to 100000, got "0"'],
+    [{ MAX_QUEUED_REQUESTS: 'many' }, 'MAX_QUEUED_REQUESTS must be an integer from 0 to 100000, got "many"'],
+    [{ REQUEST_QUEUE_MS: '10001' }, 'REQUEST_QUEUE_MS must be an integer from 0 to 10000, got "10001"'],
+  ];
+  for (const [env, message] of refusals) t.is(t.throws(() => resolveConfig({}, env))?.message, message);
 });

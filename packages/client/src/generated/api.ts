@@ -23231,16 +23231,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A dependency (the database) is unreachable. */
+        /** @description A dependency (the database) is unreachable, or the server is busy: then it did nothing, and `Retry-After` says when to try again. */
         Unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
-                 *       "error": "Database unreachable"
+                 *       "error": "The server is busy: try again in a moment"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];

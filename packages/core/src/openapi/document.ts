@@ -503,7 +503,7 @@ function sharedResponses() {
     UnsupportedMediaType: error('The body is not of an accepted media type.', 'Unsupported Media Type'),
     TooManyRequests: error('Too many requests: wait as long as Retry-After says.', 'Too many requests', { 'Retry-After': ref('headers', 'RetryAfter') }),
     ServerError: error('An unexpected fault; the message carries the request id.', 'An unexpected error occurred (request id 1764057600000:host:1234:abcd:10000)'),
-    Unavailable: error('A dependency (the database) is unreachable.', 'Database unreachable'),
+    Unavailable: error('A dependency (the database) is unreachable, or the server is busy: then it did nothing, and `Retry-After` says when to try again.', 'The server is busy: try again in a moment', { 'Retry-After': ref('headers', 'RetryAfter') }),
     PaymentRequired: error('The payment provider declined the card.', 'Your card was declined.'),
     BadGateway: error('A third party the platform called (the payment provider) failed or could not be reached.', 'The payment provider could not be reached; try again'),
   };

@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { AccessDenied } from '../access/index.js';
 import { hostnameOf, isServedHost, subdomainFromHost, type WorkspaceRecord, type WorkspaceService } from '../tenancy/index.js';
+import { AdmissionGate, BUSY_ANSWER, type AdmissionLimits } from './admission.js';
 import { toErrorAnswer } from './errors.js';
 import { isTrustedOrigin } from './origins.js';
 import './route-meta.js';
@@ -27,6 +28,8 @@ export interface ConventionsOptions {
    */
   resolveWorkspace?: (request: Request, subdomain: string) => Promise<WorkspaceRecord | null>;
   logger: Logger;
+  /** The admission gate's bounds (server/admission.ts); absent: every request is handled at once (tests, benches). */
+  admission?: AdmissionLimits;
 }
 
 /** Request headers a cross-origin page may send (hapi's defaults plus the version header). */
@@ -117,10 +120,20 @@ export const conventions: Plugin<ConventionsOptions> = {
       if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') timedOut.add(socket);
     });
 
+    const gate = options.admission ? new AdmissionGate(options.admission, logger) : null;
+    if (gate) {
+      server.expose('admission', gate);
+      server.events.on('response', (request) => gate.release(request));
+    }
+
     server.ext('onRequest', async (request, h) => {
       request.info.id = newRequestId();
       request.app.requestId = request.info.id;
       checkHost(request, baseDomain, allowedHosts);
+      // Before the workspace (the first database statement) and the credential: a refusal costs nothing.
+      if (gate && !(await gate.admit(request))) {
+        return h.response({ error: BUSY_ANSWER.error }).code(503).header('retry-after', String(BUSY_ANSWER.retryAfterSeconds)).takeover();
+      }
       const subdomain = subdomainFromHost(request.info.host, baseDomain);
       if (subdomain !== null) {
         const workspace = options.resolveWorkspace ? await options.resolveWorkspace(request, subdomain) : await workspaces.findBySubdomain(subdomain);

@@ -2,6 +2,7 @@ import Hapi, { type Server } from '@hapi/hapi';
 import http from 'node:http';
 import type { Logger } from 'pino';
 import type { WorkspaceService } from '../tenancy/index.js';
+import type { AdmissionLimits } from './admission.js';
 import { conventions, type ConventionsOptions } from './conventions.js';
 import { validationFailure } from './errors.js';
 import { installTextGuard } from './text-guard.js';
@@ -23,6 +24,8 @@ export interface ServerOptions {
   /** How a request's subdomain is resolved (see ConventionsOptions.resolveWorkspace; default: the workspace alone). */
   resolveWorkspace?: ConventionsOptions['resolveWorkspace'];
   logger: Logger;
+  /** The admission gate (`MAX_REQUESTS_IN_FLIGHT`, `MAX_QUEUED_REQUESTS`, `REQUEST_QUEUE_MS`); absent: none. */
+  admission?: AdmissionLimits;
 }
 
 /** What the bare hapi server is made with: where it listens and how long a client may take. */
@@ -38,11 +41,11 @@ export async function createServer(options: ServerOptions): Promise<Server> {
   return server;
 }
 
-/** The platform's conventions on a bare server: host check, versions, media types, `{"error"}` bodies, the text guard. */
+/** The platform's conventions on a bare server: host check, admission gate, versions, media types, `{"error"}` bodies, the text guard. */
 export async function installConventions(server: Server, options: Omit<ServerOptions, 'host' | 'port'>): Promise<void> {
-  const { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces, resolveWorkspace, logger } = options;
+  const { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces, resolveWorkspace, logger, admission } = options;
   installClientAddress(server, options.trustedProxies ?? []);
-  await server.register({ plugin: conventions, options: { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces, resolveWorkspace, logger } });
+  await server.register({ plugin: conventions, options: { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces, resolveWorkspace, logger, admission } });
   installTextGuard(server);
 }
 

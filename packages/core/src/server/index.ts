@@ -8,3 +8,4 @@ export { API_VERSIONS, downgradeResponse, resolveApiVersion, utcToday, type ApiV
 export { LazyWork, runInRequestTransaction, runLazyRequestWork, runUnitOfWork, transactionGate, type RequestWork, type WorkGate } from './request-transaction.js';
 export { isTrustedOrigin, trustedOrigins } from './origins.js';
 export { clientAddressOf, resolveClientAddress, TrustedProxies } from './client-address.js';
+export { AdmissionGate, BUSY_ANSWER, type AdmissionLimits } from './admission.js';
