@@ -4,7 +4,7 @@
  * over HTTP at BENCH_RATE per second (default 100, round-robin over the chats) for BENCH_SECONDS
  * (default 30). Measures post → receive (from the start of the POST to the socket's frame) over
  * every delivery of an accepted post: p50, p99, max, and deliveries missed. Posts the server
- * refuses (503 when its admission gate is full, docs/operators.md "Overload") are counted by status
+ * refuses (503 when its admission gate is full, docs/self-hosting.md "Overload") are counted by status
  * and expect no delivery. The posts go over up to BENCH_CONNECTIONS connections (default 256, above
  * the gate's 64 in flight), so that the server, not this bench's HTTP agent, decides what waits. With BENCH_PROCESSES=2 (PostgreSQL only) a
  * second server process (`wpk start`) serves half of the sockets, so half of the deliveries cross
@@ -15,7 +15,10 @@
  *   BENCH_SOCKETS=100 BENCH_SECONDS=10 npx tsx bench/live.ts   # a smoke run
  *
  * BENCH_PROFILE=<file> writes the CPU profile of this process (the server and the sockets) over the
- * posting alone (a `.cpuprofile`).
+ * posting alone (a `.cpuprofile`); BENCH_TIMELINE=<file> every delivery as [ms since the first
+ * post, latency ms], to see when the tail happens. Besides this process's CPU it prints the rest of
+ * the machine's over the posting (/proc/stat): on a quiet machine, PostgreSQL's. The set-up
+ * (members, chats, sockets) runs eight at a time and prints its duration.
  *
  * Members are admins (they pass layers 4-5 without role reads); the sockets run in this process,
  * beside the server they measure. Targets (issue 21): p99 ≤ 100 ms on one node, ≤ 150 ms across two.
@@ -28,7 +31,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Runtime, createScratchDatabase } from '@wpk/core';
 import WebSocket from 'ws';
-import { databaseServerCpuMs, loadAverage, printTable } from './lib/load.js';
+import { loadAverage, machineBusyCpuMs, printTable } from './lib/load.js';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
 const CHATS = Number(process.env.BENCH_CHATS ?? 100);
@@ -131,6 +134,9 @@ try {
 
   // The sockets: socket i follows chat i % CHATS as one of its members; i % PROCESSES picks the server.
   const sentAt = new Map<string, number>();
+  // BENCH_TIMELINE=<file>: every delivery as [ms since the first post was sent, its latency in ms] (where the tail comes from).
+  const timeline: Array<[number, number]> | null = process.env.BENCH_TIMELINE ? [] : null;
+  let origin = 0;
   const latencies: number[] = [];
   let expected = 0;
   const audienceOf = new Map<string, number>();
@@ -152,7 +158,10 @@ try {
           else if (message.type === 'event' && message.data?.body) {
             const at = now();
             const sent = sentAt.get(message.data.body);
-            if (sent !== undefined) latencies.push(at - sent);
+            if (sent !== undefined) {
+              latencies.push(at - sent);
+              timeline?.push([Math.round(sent - origin), Math.round((at - sent) * 10) / 10]);
+            }
           } else if (message.type === 'error') reject(new Error(JSON.stringify(message)));
         });
         socket.on('error', reject);
@@ -166,7 +175,7 @@ try {
   // Posts at a steady rate, round-robin over the chats, through the servers in turn.
   const total = RATE * SECONDS;
   const period = 1000 / RATE;
-  const origin = now();
+  origin = now();
   const posts: Array<Promise<unknown>> = [];
   const profiler = process.env.BENCH_PROFILE ? new inspector.Session() : null;
   if (profiler) {
@@ -175,7 +184,7 @@ try {
     await profiler.post('Profiler.start');
   }
   const cpuBefore = process.cpuUsage();
-  const databaseBefore = scratch.url ? databaseServerCpuMs() : null;
+  const machineBefore = machineBusyCpuMs();
   for (let seq = 0; seq < total; seq++) {
     const due = origin + seq * period;
     const wait = due - now();
@@ -203,13 +212,14 @@ try {
   const deadline = now() + 10_000;
   while (latencies.length < expected && now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   const cpu = process.cpuUsage(cpuBefore);
-  const databaseAfter = databaseBefore === null ? null : databaseServerCpuMs();
+  const machineAfter = machineBefore === null ? null : machineBusyCpuMs();
   if (profiler) {
     const { profile } = await profiler.post('Profiler.stop');
     writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
     profiler.disconnect();
   }
 
+  if (timeline) writeFileSync(process.env.BENCH_TIMELINE!, JSON.stringify(timeline));
   printTable(
     [
       ['sockets', String(SOCKETS)],
@@ -224,10 +234,13 @@ try {
       ['post → receive p99', ms(percentile(latencies, 99))],
       ['post → receive max', ms(Math.max(...latencies))],
       ['this process CPU', `${(((cpu.user + cpu.system) / 1000 / (SECONDS * 1000)) * 100).toFixed(0)} % of one core`],
-      ...(databaseAfter === null || databaseBefore === null ? [] : [['PostgreSQL CPU', `${(((databaseAfter - databaseBefore) / (SECONDS * 1000)) * 100).toFixed(0)} % of one core (${((databaseAfter - databaseBefore) / total).toFixed(2)} ms per post)`]]),
+      ...(machineAfter === null || machineBefore === null
+        ? []
+        : [['the rest of the machine', `${(((machineAfter - machineBefore - (cpu.user + cpu.system) / 1000) / (SECONDS * 1000)) * 100).toFixed(0)} % of one core (${((machineAfter - machineBefore - (cpu.user + cpu.system) / 1000) / Math.max(1, accepted)).toFixed(2)} ms per accepted post: PostgreSQL on a quiet machine)`]]),
       ['load average', loadAverage()],
     ].map(([figure, value]) => ({ figure, value })),
   );
+  console.log(`p50_ms=${percentile(latencies, 50).toFixed(1)} p99_ms=${percentile(latencies, 99).toFixed(1)} accepted=${accepted} refused=${total - accepted} missed=${expected - latencies.length}`);
   for (const socket of sockets) socket.terminate();
   agent.destroy();
 } finally {

@@ -88,3 +88,21 @@ export function databaseServerCpuMs(): number | null {
   }
   return found ? (total * 1000) / 100 : null;
 }
+
+/**
+ * CPU time (ms) the whole machine has spent busy so far (every process: /proc/stat's first line,
+ * all but idle and iowait); null where that cannot be read. Unlike databaseServerCpuMs it keeps
+ * the time of processes that ended meanwhile (a pool's connections closing and reopening).
+ */
+export function machineBusyCpuMs(): number | null {
+  let line: string;
+  try {
+    line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+  } catch {
+    return null;
+  }
+  const [, ...ticks] = line.trim().split(/\s+/).map(Number);
+  // user nice system idle iowait irq softirq steal ...: busy is all but idle (3) and iowait (4).
+  const busy = ticks.slice(0, 8).reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
+  return (busy * 1000) / 100;
+}
