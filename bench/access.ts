@@ -18,6 +18,7 @@
  * (default 10), BENCH_ROWS (default 1000), BENCH_TRACE=1 prints the statements of one request,
  * and the CPU per request over BENCH_TRACE_REQUESTS (default 200) sequential ones (with BENCH_ONLY,
  * of the read or the write pair only), then the same figure with bare and platform interleaved,
+ * BENCH_BUILT=1 runs @wpk/core as it is published (built by tsup first; bench/lib/core.ts),
  * BENCH_ONLY='platform write' drives that route alone, and with BENCH_PROFILE=<file> writes the CPU
  * profile of that load alone (no set-up in it), with BENCH_HEAP=<file> its sampled allocations
  * (a .heapprofile, short-lived objects included; with BENCH_HEAP_SURVIVORS=1 only those that
@@ -31,8 +32,9 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
-import { ACCESS_STATEMENTS, Runtime, createScratchDatabase, type RuntimeOptions } from '@wpk/core';
+import type { RuntimeOptions } from '@wpk/core';
 import { startBareServer } from './lib/bare.js';
+import { loadCore } from './lib/core.js';
 import { databaseServerCpuMs, load, loadAverage, median, printTable, type LoadFigures, type LoadTarget } from './lib/load.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -41,6 +43,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const rows = Number(process.env.BENCH_ROWS ?? 1000);
 const APP_DIR = fileURLToPath(new URL('./apps/items', import.meta.url));
 
+const { ACCESS_STATEMENTS, Runtime, createScratchDatabase } = await loadCore();
 const scratch = await createScratchDatabase();
 // No in-process broker: the events staged by the write pile up in the outbox exactly as the bare
 // write's rows do; delivering them is bench/events.ts's concern.
