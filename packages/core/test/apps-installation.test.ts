@@ -74,7 +74,7 @@ test('any member may request an install; every owner and admin is notified in th
   for (const recipient of [ws.owner, admin]) {
     const list = body(await call('GET', '/notifications', recipient.headers()));
     t.is(list.pagination.total, 1);
-    t.like(list.data[0], { kind: 'app.install_requested', title: 'Robin asks to install Notes', link: '/applications/notes/status', read: false, data: { app_slug: 'notes', member_id: requester.memberId } });
+    t.like(list.data[0], { kind: 'app.install_requested', title: 'Robin asks to install Notes', link: '/admin/apps#app-notes', read: false, data: { app_slug: 'notes', member_id: requester.memberId } });
   }
   t.is(body(await call('GET', '/notifications', requester.headers())).pagination.total, 0);
   await settle();
@@ -195,7 +195,7 @@ test('an access request notifies every owner and admin with the message', async 
   t.like(body(response).data, { kind: 'access', app_slug: 'notes', member_id: member.memberId, message, notified: 3 });
   for (const recipient of [ws.owner, ...admins]) {
     const [notification] = body(await call('GET', '/notifications', recipient.headers())).data;
-    t.like(notification, { kind: 'app.access_requested', title: 'Sam asks for access to Notes', link: '/apps/notes/access', data: { message } });
+    t.like(notification, { kind: 'app.access_requested', title: 'Sam asks for access to Notes', link: '/admin/apps#app-notes', data: { message } });
     t.true(notification.body.endsWith(`"${message}"`));
   }
   await settle();

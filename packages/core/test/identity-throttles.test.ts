@@ -1,7 +1,7 @@
 import test from 'ava';
 import { QueryTypes } from 'sequelize';
 import { platformMigrations } from '../src/db/index.js';
-import { THROTTLES } from '../src/identity/index.js';
+import { Throttle, THROTTLES } from '../src/identity/index.js';
 import { LOCKOUT_MAIL } from '../src/identity/services/sessions.js';
 import { independentTotp } from './helpers/identity-totp.js';
 import { startIdentityRuntime, type IdentityTestRuntime } from './helpers/identity-runtime.js';
@@ -86,6 +86,20 @@ test.serial('a successful attempt is forgiven: it does not count against the bou
   t.deepEqual(answers.map((answer) => answer.statusCode), [200, 200, 200, 200, 200]);
   t.is(await hitsOf(`sign-in:${OWNER.email}`), 1);
   await env.runtime.db.sequelize.query(`DELETE FROM platform.throttle_counters WHERE key LIKE 'sign-in:%'`);
+});
+
+test.serial('a configured clock is read once an attempt: the count and a refusal\'s wait are judged at the same instant', async (t) => {
+  const instants = [new Date('2030-01-01T00:00:00.000Z'), new Date('2030-01-01T00:00:10.000Z')];
+  let reads = 0;
+  const throttle = new Throttle(env.runtime.db.sequelize, () => instants[Math.min(reads++, instants.length - 1)]);
+  const rule = { name: 'one-clock', limit: 1, windowSeconds: 60, message: 'One a minute' };
+  const counted = await throttle.count(rule, 'k');
+  t.is(counted.live, 1);
+  t.is(reads, 1);
+  const refused = await throttle.count(rule, 'k').catch((error: unknown) => error);
+  t.like(refused, { status: 429, message: 'One a minute', headers: { 'Retry-After': '50' } });
+  t.is(reads, 2);
+  await throttle.clear(rule, 'k');
 });
 
 test.serial('150 concurrent wrong TOTP codes on one session: exactly 5 are checked, 145 get 429 with Retry-After', async (t) => {

@@ -62,6 +62,7 @@ test.serial('mentions, chat, calls and tasks: the members named are told, the on
   const chatId = '11111111-1111-4111-8111-111111111111';
   t.is((await deliver('core.member.mentioned', { source: 'chat', mentioned_mrn: mrn(mo), mentioner_mrn: mrn(ada), resource_mrn: `mrn:chat:message:${chatId}`, link: `/chats/${chatId}/messages?after=3`, preview: 'Can you look at this, @Mo?' })).status, 200);
   await deliver('core.member.mentioned', { source: 'chat', mentioned_mrn: mrn(ada), mentioner_mrn: mrn(ada), resource_mrn: `mrn:chat:message:${chatId}`, link: '/x', preview: 'note to self' });
+  await deliver('core.member.mentioned', { source: 'chat', mentioned_mrn: mrn(mo), mentioner_mrn: mrn(ada), resource_mrn: `mrn:chat:message:${chatId}`, link: '//elsewhere.test/x', preview: 'Off site' });
   await deliver('core.chat.chat.created', { chat_id: chatId, type: 'group', name: 'Launch', creator_mrn: mrn(ada), participant_mrns: [mrn(ada), mrn(mo)] });
   await deliver('core.chat.call.requested', { chat_id: chatId, chat_name: 'Launch', participant_mrns: [mrn(ada), mrn(mo)], mode: 'video', requested_by: mrn(ada) });
   await deliver('core.tasks.task.assigned', { task_id: '22222222-2222-4222-8222-222222222222', assignee_mrn: mrn(mo), assigned_by: ada.memberId });
@@ -70,14 +71,16 @@ test.serial('mentions, chat, calls and tasks: the members named are told, the on
   t.deepEqual(
     (await inbox(mo)).map((row) => [row.channel, row.kind, row.title, row.body, row.link]).reverse(),
     [
-      ['mentions', 'mentions.mentioned', 'Ada mentioned you in chat', 'Can you look at this, @Mo?', `/chats/${chatId}/messages?after=3`],
-      ['chat', 'chat.added', 'Ada added you to the group Launch', '', `/chats/${chatId}/messages`],
-      ['calls', 'calls.requested', 'Ada is calling in Launch (video)', '', `/chats/${chatId}/messages`],
-      ['tasks', 'tasks.assigned', 'Ada assigned you a task', '', '/tasks/22222222-2222-4222-8222-222222222222'],
+      // Each link is the shell's page of the app (what the bell opens): the mention's is the emitting app's path in it.
+      ['mentions', 'mentions.mentioned', 'Ada mentioned you in chat', 'Can you look at this, @Mo?', `/app/chat/chats/${chatId}/messages?after=3`],
+      ['mentions', 'mentions.mentioned', 'Ada mentioned you in chat', 'Off site', null],
+      ['chat', 'chat.added', 'Ada added you to the group Launch', '', `/app/chat/chats/${chatId}`],
+      ['calls', 'calls.requested', 'Ada is calling in Launch (video)', '', `/app/chat/chats/${chatId}`],
+      ['tasks', 'tasks.assigned', 'Ada assigned you a task', '', '/app/tasks/tasks/22222222-2222-4222-8222-222222222222'],
     ],
   );
   t.deepEqual(await inbox(ada), [], 'nobody is told of what they did themselves');
-  t.deepEqual(mails.filter((mail) => mail.to === mo.email).map((mail) => mail.subject), ['Ada mentioned you in chat', 'Ada added you to the group Launch', 'Ada is calling in Launch (video)', 'Ada assigned you a task']);
+  t.deepEqual(mails.filter((mail) => mail.to === mo.email).map((mail) => mail.subject), ['Ada mentioned you in chat', 'Ada mentioned you in chat', 'Ada added you to the group Launch', 'Ada is calling in Launch (video)', 'Ada assigned you a task']);
 });
 
 test.serial('a redelivered event notifies no one twice; a silenced channel stores and mails nothing', async (t) => {

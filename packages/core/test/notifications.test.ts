@@ -224,13 +224,13 @@ test('a notification fans out as each recipient\'s channel preferences say: in-a
   await waitFor('the owner\'s web push', () => pushService.pushesTo(ownerBrowser).length === 1 && phoneSent().length === 1);
 
   const [stored] = body(await call('GET', '/notifications', ws.owner.headers())).data;
-  t.like(stored, { kind: 'app.install_requested', channel: 'apps', title: 'Rick asks to install Notes', link: '/applications/notes/status' });
+  t.like(stored, { kind: 'app.install_requested', channel: 'apps', title: 'Rick asks to install Notes', link: '/admin/apps#app-notes' });
   t.is(body(await call('GET', '/notifications', admin.headers())).pagination.total, 0);
   t.deepEqual(
     ours().slice(mailsBefore).map((mail) => [mail.to, mail.subject]),
     [[ws.owner.email, 'Rick asks to install Notes']],
   );
-  const expected = { id: stored.id, kind: 'app.install_requested', channel: 'apps', title: 'Rick asks to install Notes', body: stored.body, link: '/applications/notes/status', sound: 'chime', workspace: ws.subdomain };
+  const expected = { id: stored.id, kind: 'app.install_requested', channel: 'apps', title: 'Rick asks to install Notes', body: stored.body, link: '/admin/apps#app-notes', sound: 'chime', workspace: ws.subdomain };
   const [push] = pushService.pushesTo(ownerBrowser);
   t.deepEqual(push.message, expected);
   t.is(push.vapidKey, body(await call('GET', '/push-subscriptions/key', ws.owner.headers())).data.public_key);

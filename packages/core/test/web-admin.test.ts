@@ -163,4 +163,11 @@ test.serial('launcher: a member asks for access to an installed app they cannot 
   t.is(await page.getByRole('status').textContent(), 'Your request for access went to the owners and admins.');
   const [request] = await web.env.runtime.db.sequelize.query<{ kind: string; message: string }>("SELECT kind, message FROM platform.app_requests WHERE kind = 'access'", { type: QueryTypes.SELECT });
   t.deepEqual(request, { kind: 'access', message: 'For the weekly notes' });
+
+  // The owner's bell: the request opens the Apps screen at Notes (its link is a page, not an API route).
+  const owner = await signedIn(t, 1280);
+  await owner.getByRole('button', { name: /^Notifications/ }).click();
+  await owner.getByRole('button', { name: /Member 02 asks for access to Notes/ }).click();
+  await owner.waitForURL(web.url('acme', '/admin/apps#app-notes'));
+  t.is(await owner.getByRole('heading', { name: 'Notes (notes 1.0.0)' }).count(), 1);
 });

@@ -58,6 +58,9 @@ test.serial('at 1280 px: two members chat live, and a dropped socket resumes wit
   // Bob opens the group by its link in his own browser; Ann opens it from her list and sees him there.
   const bobPage = await web.newPage(1280);
   await signIn(bobPage, web.origin, bob.email);
+  // A message's link (a mention's notification, a search hit: `/chats/{id}/messages?after=…`) opens its chat.
+  await bobPage.goto(`${web.origin}/app/chat/chats/${launch}/messages?after=0`);
+  await (await appFrame(bobPage, 'chat-view')).getByRole('heading', { name: 'Launch', level: 1 }).waitFor();
   await bobPage.goto(`${web.origin}/app/chat/chats/${launch}`);
   const bobFrame = await appFrame(bobPage, 'chat-view');
   await bobFrame.getByRole('heading', { name: 'Launch', level: 1 }).waitFor();

@@ -13,6 +13,8 @@ export class ChatApp extends AppRoot {
   protected readonly screens = [
     { path: '/new', render: () => html`<chat-new></chat-new>` },
     { path: '/chats/:chat_id', render: ({ chat_id }: Record<string, string>) => html`<chat-home .chatId=${chat_id}></chat-home>` },
+    // A message as search and a mention's notification name it (`/chats/{id}/messages?after=…`): its chat.
+    { path: '/chats/:chat_id/messages', render: ({ chat_id }: Record<string, string>) => html`<chat-home .chatId=${chat_id}></chat-home>` },
     { path: '/', render: () => html`<chat-home .chatId=${null}></chat-home>` },
   ];
 }

@@ -9,7 +9,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { startWorld } from '@wpk/testing';
-import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+import { appFrame, browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
 
 let web: WorldBrowser;
 
@@ -60,6 +60,10 @@ test.serial('at 1280 px: post an announcement in a channel, comment on it and ac
   const post = (await owner().request('GET', `/feeds/channels/${channel.id}/posts`)).body.data[0];
   t.like(post, { title: 'New leave policy', body: '<p>Please read the &lt;new&gt; policy.</p>', status: 'published', requires_acknowledgement: true, acknowledged: true, comment_count: 1 });
   t.deepEqual((await owner().request('GET', `/feeds/posts/${post.id}/acknowledgements`)).body.data.acknowledged.map((ack: { member_id: string }) => ack.member_id), [owner().id]);
+
+  // The post's link as a mention's notification and a search hit name it (`/feeds/posts/{id}`) opens it.
+  await page.goto(`${web.origin}/app/feeds/feeds/posts/${post.id}`);
+  await (await appFrame(page, 'feeds-post')).getByRole('heading', { name: 'New leave policy', level: 1 }).waitFor();
   await page.context().close();
 });
 

@@ -14,6 +14,8 @@ export class FeedsApp extends AppRoot {
   ];
   protected readonly screens = [
     { path: '/posts/:post_id', render: ({ post_id }: Record<string, string>) => html`<feeds-post .postId=${post_id}></feeds-post>` },
+    // A post as search and a mention's notification name it.
+    { path: '/feeds/posts/:post_id', render: ({ post_id }: Record<string, string>) => html`<feeds-post .postId=${post_id}></feeds-post>` },
     { path: '/channels/:channel_id', render: ({ channel_id }: Record<string, string>) => html`<feeds-channel .channelId=${channel_id}></feeds-channel>` },
     { path: '/channels', render: () => html`<feeds-channels></feeds-channels>` },
     { path: '/cards', render: () => html`<feeds-cards></feeds-cards>` },

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { API_VERSION, listenForSockets, quiet, startWorld, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
+import { API_VERSION, listenForSockets, quiet, startWorld, subscribeChannel as subscribe, type TestCaller, type TestMember } from '@wpk/testing';
 import { chromiumExecutable, DOCX_STYLE_MAP, richTextFromFragment, writeRichText, type RichTextNode } from '@wpk/sdk';
 import * as docx from 'docx';
 import mammoth from 'mammoth';
@@ -213,6 +213,27 @@ test.serial('sharing: members and roles at view, comment or edit; links by token
   // A role share: every member.
   await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'role', principal_id: 'member', level: 'comment' }] });
   t.like((await cay.get(`/papers/${id}`)).body.data, { level: 'comment' });
+});
+
+test.serial('a share to the member role names every member, the owner and admins through a key scoped without papers.papers.manage included: search finds the paper for exactly those who may open it', async (t) => {
+  const id = await newPaper(ann, 'Town hall', doc('Quarterly numbers for everyone.'));
+  const [ownerKey, adminKey] = await Promise.all([world.owner.apiKey({ scopes: ['papers.papers.read'] }), (await world.member(['papers.papers.read'], { platformRole: 'admin' })).apiKey({ scopes: ['papers.papers.read'] })]);
+  const seen = async (caller: TestCaller) => {
+    const [opened, found, shared] = await Promise.all([caller.get(`/papers/${id}`), caller.get('/search?app=papers&q=quarterly'), caller.get('/papers?scope=shared&per_page=100')]);
+    return { opens: opened.status, found: found.body.data.some((hit: { url: string }) => hit.url === `/papers/${id}`), shared: shared.body.data.some((paper: { id: string }) => paper.id === id) };
+  };
+  const callers = { ownerKey, adminKey, cay };
+  const all = async () => Object.fromEntries(await Promise.all(Object.entries(callers).map(async ([name, caller]) => [name, await seen(caller)])));
+  const none = { opens: 404, found: false, shared: false };
+  t.deepEqual(await all(), { ownerKey: none, adminKey: none, cay: none }, 'not shared: neither opened nor found by a key without papers.papers.manage');
+
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'role', principal_id: 'member', level: 'view' }] });
+  const every = { opens: 200, found: true, shared: true };
+  t.deepEqual(await all(), { ownerKey: every, adminKey: every, cay: every }, 'shared with every member: whoever finds it opens it');
+  t.like((await ownerKey.get(`/papers/${id}`)).body.data, { level: 'view' });
+
+  await ann.put(`/papers/${id}/shares`, { shares: [] });
+  t.deepEqual(await all(), { ownerKey: none, adminKey: none, cay: none }, 'unshared: gone from search as from the paper');
 });
 
 test.serial('comment threads anchored by Yjs relative positions follow the text; reply, resolve, reopen, delete', async (t) => {

@@ -114,7 +114,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
               kind: 'app.install_requested',
               title: `${caller.name} asks to install ${app.manifest.name}`,
               body: `${caller.name} (${caller.email}) asks you to install ${app.manifest.name} in ${request.app.workspace!.name}.`,
-              link: `/applications/${app.namespace}/status`,
+              link: `/admin/apps#app-${app.namespace}`,
               data: { app_slug: app.namespace, request_id: recorded.id, member_id: caller.id },
             })),
           );
@@ -172,7 +172,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
               kind: 'app.access_requested',
               title: `${caller.name} asks for access to ${app.manifest.name}`,
               body: `${caller.name} (${caller.email}) asks for access to ${app.manifest.name}.${message ? `\n\n"${message}"` : ''}`,
-              link: `/apps/${app.namespace}/access`,
+              link: `/admin/apps#app-${app.namespace}`,
               data: { app_slug: app.namespace, request_id: recorded.id, member_id: caller.id, message },
             })),
           );

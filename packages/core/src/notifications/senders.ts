@@ -13,6 +13,15 @@ export function memberIdOf(mrn: unknown): string | null {
 const text = (value: unknown, fallback = '') => (typeof value === 'string' && value.length > 0 ? value : fallback);
 const ids = (list: unknown) => (Array.isArray(list) ? list.map(memberIdOf).filter((id): id is string => id !== null) : []);
 
+/**
+ * Where a person's browser opens a path of an app's front-end: the workspace shell's page
+ * `/app/{app}{path}`, which hands `path` to the app (as a search hit's `url`). Null for anything
+ * but an app path (`/...`, not `//...`).
+ */
+export function appPageLink(app: string, path: string): string | null {
+  return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\') ? `/app/${app}${path}` : null;
+}
+
 /** What a sender needs to say who did it: the names of members by id. */
 interface SenderContext {
   service: NotificationService;
@@ -46,7 +55,8 @@ export const NOTIFICATION_SENDERS: readonly NotificationSender[] = [
       kind: 'mentions.mentioned',
       title: `${await nameOf(memberIdOf(event.payload.mentioner_mrn))} mentioned you in ${text(event.payload.source, 'a message')}`,
       body: text(event.payload.preview),
-      link: text(event.payload.link) || null,
+      // The link is a path of the emitting app's front-end (the platform names the emitter).
+      link: appPageLink(text(event.metadata.emitter, text(event.payload.source)), text(event.payload.link)),
       data: { source: event.payload.source, resource_mrn: event.payload.resource_mrn, mentioner_mrn: event.payload.mentioner_mrn },
     }),
   },
@@ -57,7 +67,7 @@ export const NOTIFICATION_SENDERS: readonly NotificationSender[] = [
     message: async ({ event, nameOf }) => ({
       kind: 'chat.added',
       title: `${await nameOf(memberIdOf(event.payload.creator_mrn))} added you to ${event.payload.type === 'direct' ? 'a direct chat' : `the ${text(event.payload.type, 'group')} ${text(event.payload.name, 'chat')}`}`,
-      link: `/chats/${text(event.payload.chat_id)}/messages`,
+      link: appPageLink('chat', `/chats/${text(event.payload.chat_id)}`),
       data: { chat_id: event.payload.chat_id },
     }),
   },
@@ -68,7 +78,7 @@ export const NOTIFICATION_SENDERS: readonly NotificationSender[] = [
     message: async ({ event, nameOf }) => ({
       kind: 'chat.added',
       title: `${await nameOf(memberIdOf(event.payload.added_by_mrn))} added you to a chat`,
-      link: `/chats/${text(event.payload.chat_id)}/messages`,
+      link: appPageLink('chat', `/chats/${text(event.payload.chat_id)}`),
       data: { chat_id: event.payload.chat_id },
     }),
   },
@@ -79,7 +89,7 @@ export const NOTIFICATION_SENDERS: readonly NotificationSender[] = [
     message: async ({ event, nameOf }) => ({
       kind: 'calls.requested',
       title: `${await nameOf(memberIdOf(event.payload.requested_by))} is calling in ${text(event.payload.chat_name, 'a chat')} (${text(event.payload.mode, 'audio')})`,
-      link: `/chats/${text(event.payload.chat_id)}/messages`,
+      link: appPageLink('chat', `/chats/${text(event.payload.chat_id)}`),
       data: { chat_id: event.payload.chat_id, mode: event.payload.mode },
     }),
   },
@@ -87,13 +97,13 @@ export const NOTIFICATION_SENDERS: readonly NotificationSender[] = [
     action: 'core.calls.call.scheduled',
     channel: 'calls',
     recipients: ({ service, event }) => service.membersByIds(event.workspaceId, ids(event.payload.participant_mrns)),
-    message: async ({ event }) => ({ kind: 'calls.scheduled', title: `Call scheduled: ${text(event.payload.title, 'a call')}`, body: `At ${text(event.payload.scheduled_at)}`, link: text(event.payload.join_url) || null, data: { call_id: event.payload.call_id } }),
+    message: async ({ event }) => ({ kind: 'calls.scheduled', title: `Call scheduled: ${text(event.payload.title, 'a call')}`, body: `At ${text(event.payload.scheduled_at)}`, link: appPageLink('calls', `/calls/${text(event.payload.call_id)}`), data: { call_id: event.payload.call_id } }),
   },
   {
     action: 'core.calls.call.reminder',
     channel: 'calls',
     recipients: ({ service, event }) => service.membersByIds(event.workspaceId, ids(event.payload.participant_mrns)),
-    message: async ({ event }) => ({ kind: 'calls.reminder', title: `Starting soon: ${text(event.payload.title, 'a call')}`, body: `At ${text(event.payload.scheduled_at)}`, link: text(event.payload.join_url) || null, data: { call_id: event.payload.call_id } }),
+    message: async ({ event }) => ({ kind: 'calls.reminder', title: `Starting soon: ${text(event.payload.title, 'a call')}`, body: `At ${text(event.payload.scheduled_at)}`, link: appPageLink('calls', `/calls/${text(event.payload.call_id)}`), data: { call_id: event.payload.call_id } }),
   },
   {
     action: 'core.tasks.task.assigned',
@@ -106,7 +116,7 @@ export const NOTIFICATION_SENDERS: readonly NotificationSender[] = [
     message: async ({ event, nameOf }) => ({
       kind: 'tasks.assigned',
       title: `${await nameOf(memberIdOf(event.payload.assigned_by) ?? text(event.payload.assigned_by))} assigned you a task`,
-      link: `/tasks/${text(event.payload.task_id)}`,
+      link: appPageLink('tasks', `/tasks/${text(event.payload.task_id)}`),
       data: { task_id: event.payload.task_id },
     }),
   },
@@ -181,7 +191,7 @@ export const NOTIFICATION_SENDERS: readonly NotificationSender[] = [
       kind: 'wiki.review_requested',
       title: `Please review ${text(event.payload.title, 'a page')}`,
       body: event.payload.reason === 'watched' ? `Something it describes changed (${text(event.payload.watched_mrn)}): verify it again.` : 'Its review interval has passed: verify it again.',
-      link: `/app/wiki/pages/${text(event.payload.page_id)}`,
+      link: appPageLink('wiki', `/pages/${text(event.payload.page_id)}`),
       data: { page_id: event.payload.page_id },
     }),
   },

@@ -14,7 +14,8 @@ interface Notification {
  * `<wpk-shell-bell>`: the notifications bell with the unread count, kept live by the member's own
  * channel (`account/notifications/{member_id}` on the `/live` socket: every notification made or
  * read in any tab or process moves it at once), and the latest ten in a menu; opening one marks it
- * read. While the socket is down the count is read again every minute.
+ * read and goes to its link, a page of the workspace (`/app/{app}{path}` for an app's record).
+ * While the socket is down the count is read again every minute.
  */
 export class WpkShellBell extends LitElement {
   static override properties = { unread: { state: true }, open: { state: true }, items: { state: true } };

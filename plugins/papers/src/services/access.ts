@@ -21,10 +21,15 @@ export interface Caller {
   db: AppDb<Models>;
 }
 
-/** Whether a share names this member: them, their workspace role, or a department they are in (`departments`: theirs and those above). */
+/**
+ * Whether a share names this member: them, their workspace role (`member`: every member, owners
+ * and admins too, as search's readers have it), or a department they are in (`departments`: theirs
+ * and those above).
+ */
 export function shareNames(share: { principal_type: string; principal_id: string }, member: { id: string; platform_role: string }, departments: Set<string>): boolean {
   if (share.principal_type === 'member') return share.principal_id === member.id;
-  if (share.principal_type === 'role') return share.principal_id === member.platform_role;
+  // An owner or admin holds papers.papers.manage anyway, but not through a key or grant scoped without it.
+  if (share.principal_type === 'role') return share.principal_id === 'member' || share.principal_id === member.platform_role;
   return departments.has(share.principal_id);
 }
 
@@ -58,7 +63,7 @@ export function ensureLevel(ctx: Caller, level: Level, needed: Level, action: st
   if (needed === 'comment' && !ctx.permissions.has('papers.comments.create')) throw new ForbiddenError(`You may not ${action} this paper: papers.comments.create is needed`);
 }
 
-/** The ids of every member the paper is shared with directly or through a department, and its owner; null when a role share opens it to every member. */
+/** The ids of every member the paper is shared with directly or through a department, and its owner; null when a share to the `member` role opens it to every member (`shareNames`). */
 export async function readersOf(ctx: { db: AppDb<Models> }, paper: Paper): Promise<string[] | null> {
   const shares = await ctx.db.shares.findAll({ where: { paper_id: paper.id } });
   if (shares.some((share) => share.principal_type === 'role' && share.principal_id === 'member')) return null;

@@ -53,12 +53,12 @@ export async function deleteFolder(ctx: Ctx, folderId: string) {
   return { id: folder.id, deleted: true };
 }
 
-/** The ids of the papers shared with the caller (directly, through their role or a department they are in). */
+/** The ids of the papers shared with the caller (directly, through their role or the `member` role everyone is named by, or a department they are in). */
 async function sharedIds(ctx: Ctx): Promise<string[]> {
   const departments = [...(await departmentsOf(ctx, ctx.member.id))];
   const byDepartment = departments.length > 0 ? [{ principal_type: 'department', principal_id: { [Op.in]: departments } }] : [];
   const rows = await ctx.db.shares.findAll({
-    where: { [Op.or]: [{ principal_type: 'member', principal_id: ctx.member.id }, { principal_type: 'role', principal_id: ctx.member.platform_role }, ...byDepartment] } as never,
+    where: { [Op.or]: [{ principal_type: 'member', principal_id: ctx.member.id }, { principal_type: 'role', principal_id: { [Op.in]: [...new Set(['member', ctx.member.platform_role])] } }, ...byDepartment] } as never,
     attributes: ['paper_id'],
   });
   return [...new Set(rows.map((row) => row.paper_id))];

@@ -91,7 +91,7 @@ export class Throttle {
   private readonly clock: (() => Date) | undefined;
 
   /** The SQL for "now" and its replacement: the database's clock, or the configured one. */
-  private now(): { sql: string; value: Record<string, string> } {
+  private now(): { sql: string; value: { now?: string } } {
     return this.clock ? { sql: 'CAST(:now AS timestamptz)', value: { now: this.clock().toISOString() } } : { sql: 'clock_timestamp()', value: {} };
   }
 
@@ -138,10 +138,11 @@ export class Throttle {
 
   /** Counts `key` unless the bound is used up (one atomic statement), else computes the wait. */
   private async take(rule: ThrottleRule, key: string): Promise<Outcome> {
+    // One reading of the clock judges both the count and, when refused, the wait.
     const now = this.now();
-    const replacements = { key: `${rule.name}:${key}`, window: rule.windowSeconds, limit: rule.limit, ...now.value };
+    const counterKey = `${rule.name}:${key}`;
     // Prepared (every rate-limited request runs it): "now" is a parameter, null for the database's clock.
-    const [counted] = await hotRows<{ at: string; live: number }>(this.sequelize, TAKE, [replacements.key, rule.windowSeconds, rule.limit, this.clock ? this.clock().toISOString() : null]);
+    const [counted] = await hotRows<{ at: string; live: number }>(this.sequelize, TAKE, [counterKey, rule.windowSeconds, rule.limit, now.value.now ?? null]);
     if (counted) return { attempt: { rule, key, at: counted.at, live: Number(counted.live) } };
     // Refused: one more is allowed once the live attempts drop below the limit, that is when the
     // limit-th newest leaves the window.
@@ -150,7 +151,7 @@ export class Throttle {
                 (SELECT h FROM unnest(t.hits) AS h WHERE h > ${now.sql} - make_interval(secs => :window) ORDER BY h DESC OFFSET :offset LIMIT 1)
                 + make_interval(secs => :window) - ${now.sql})))::int AS retry_after
          FROM platform.throttle_counters t WHERE t.key = :key`,
-      { type: QueryTypes.SELECT, replacements: { ...replacements, offset: rule.limit - 1 } },
+      { type: QueryTypes.SELECT, replacements: { key: counterKey, window: rule.windowSeconds, offset: rule.limit - 1, ...now.value } },
     );
     return { retryAfter: Math.max(1, row?.retry_after ?? 1) };
   }
