@@ -7,8 +7,8 @@
  * refuses (503 when its admission gate is full, docs/self-hosting.md "Overload") are counted by status
  * and expect no delivery. The posts go over up to BENCH_CONNECTIONS connections (default 256, above
  * the gate's 64 in flight), so that the server, not this bench's HTTP agent, decides what waits. With BENCH_PROCESSES=2 (PostgreSQL only) a
- * second server process (`wpk start`) serves half of the sockets, so half of the deliveries cross
- * processes through LISTEN/NOTIFY.
+ * second server process (`wpk start`) serves half of each chat's sockets, so half of the deliveries
+ * cross processes through LISTEN/NOTIFY (its CPU is printed apart from the rest of the machine's).
  *
  *   npx tsx bench/live.ts                                   # embedded database, one process
  *   DATABASE_URL=postgres://... BENCH_PROCESSES=2 npx tsx bench/live.ts
@@ -39,6 +39,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Runtime, createScratchDatabase } from '@wpk/core';
 import WebSocket from 'ws';
+import { cpuMsOf } from './lib/cluster-figures.js';
 import { loadAverage, machineBusyCpuMs, printTable } from './lib/load.js';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
@@ -164,7 +165,10 @@ try {
 
   if (second) phase('second server started');
 
-  // The sockets: socket i follows chat i % CHATS as one of its members; i % PROCESSES picks the server.
+  // The sockets: socket i follows chat i % CHATS as one of its members. Its round over the chats,
+  // floor(i / CHATS), picks the server, so each chat has sockets on every server and a post reaches
+  // half of its sockets through the other process (i % PROCESSES put a chat's sockets on one server
+  // whenever CHATS is even, the very server its posts went to: nothing crossed).
   // They open fifty at a time (each judged once), then subscribe fifty at a time (each judged again,
   // a presence row and a presence NOTIFY that the channel's other subscribers hear).
   const sentAt = new Map<string, number>();
@@ -179,7 +183,7 @@ try {
   for (let index = 0; index < SOCKETS; index++) {
     const chat = chats[index % CHATS];
     const member = members[(chat.sender + Math.floor(index / CHATS)) % CHATS];
-    const url = new URL(urls[index % urls.length]);
+    const url = new URL(urls[Math.floor(index / CHATS) % urls.length]);
     const socket = new WebSocket(`ws://${url.host}/live?api_version=${VERSION}`, { headers: { host, authorization: `Bearer ${member.key}` } });
     audienceOf.set(chat.id, (audienceOf.get(chat.id) ?? 0) + 1);
     let welcomed!: () => void;
@@ -229,6 +233,8 @@ try {
   }
   const cpuBefore = process.cpuUsage();
   const machineBefore = machineBusyCpuMs();
+  const secondCpu = () => (second?.pid === undefined ? null : (cpuMsOf([second.pid]).get(second.pid) ?? null));
+  const secondBefore = secondCpu();
   for (let seq = 0; seq < total; seq++) {
     const due = origin + seq * period;
     const wait = due - now();
@@ -257,6 +263,8 @@ try {
   while (latencies.length < expected && now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   const cpu = process.cpuUsage(cpuBefore);
   const machineAfter = machineBefore === null ? null : machineBusyCpuMs();
+  const secondAfter = secondCpu();
+  const secondMs = secondBefore === null || secondAfter === null ? 0 : secondAfter - secondBefore;
   if (profiler) {
     const { profile } = await profiler.post('Profiler.stop');
     writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
@@ -278,9 +286,10 @@ try {
       ['post → receive p99', ms(percentile(latencies, 99))],
       ['post → receive max', ms(Math.max(...latencies))],
       ['this process CPU', `${(((cpu.user + cpu.system) / 1000 / (SECONDS * 1000)) * 100).toFixed(0)} % of one core`],
+      ...(second ? [['the second server process CPU', `${((secondMs / (SECONDS * 1000)) * 100).toFixed(0)} % of one core`]] : []),
       ...(machineAfter === null || machineBefore === null
         ? []
-        : [['the rest of the machine', `${(((machineAfter - machineBefore - (cpu.user + cpu.system) / 1000) / (SECONDS * 1000)) * 100).toFixed(0)} % of one core (${((machineAfter - machineBefore - (cpu.user + cpu.system) / 1000) / Math.max(1, accepted)).toFixed(2)} ms per accepted post: PostgreSQL on a quiet machine)`]]),
+        : [['the rest of the machine', `${(((machineAfter - machineBefore - (cpu.user + cpu.system) / 1000 - secondMs) / (SECONDS * 1000)) * 100).toFixed(0)} % of one core (${((machineAfter - machineBefore - (cpu.user + cpu.system) / 1000 - secondMs) / Math.max(1, accepted)).toFixed(2)} ms per accepted post: PostgreSQL on a quiet machine)`]]),
       ['load average', loadAverage()],
     ].map(([figure, value]) => ({ figure, value })),
   );
