@@ -70,7 +70,7 @@ try {
   const urls = [await runtime.start()];
   const workspace = await runtime.workspaces.create({ subdomain: 'bench', name: 'Bench' });
   const host = `bench.${runtime.config.baseDomain}`;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  let agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 
   const call = (url: string, method: string, path: string, key: string, body?: object) =>
     new Promise<{ status: number; body: any }>((resolve, reject) => {
@@ -220,7 +220,11 @@ try {
   phase('sockets subscribed', `${SOCKETS}`);
   const setupSeconds = (now() - setupStarted) / 1000;
 
-  // Posts at a steady rate, round-robin over the chats, through the servers in turn.
+  // Posts at a steady rate, round-robin over the chats, through the servers in turn. On connections
+  // of their own: the set-up's have idled past the server's keep-alive timeout, and one reused as
+  // the server closed it was a post without an answer.
+  agent.destroy();
+  agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const total = RATE * SECONDS;
   const period = 1000 / RATE;
   origin = now();
@@ -250,15 +254,16 @@ try {
           if (answer.status === 200) expected += audience;
           return answer;
         },
-        () => ({ status: 0, body: null }),
+        (error: NodeJS.ErrnoException) => ({ status: 0, body: null, error: error.code ?? error.message }),
       ),
     );
   }
-  const answers = (await Promise.all(posts)) as Array<{ status: number }>;
+  const answers = (await Promise.all(posts)) as Array<{ status: number; error?: string }>;
   const accepted = answers.filter((answer) => answer.status === 200).length;
   const refusedBy = new Map<number, number>();
   for (const answer of answers) if (answer.status !== 200) refusedBy.set(answer.status, (refusedBy.get(answer.status) ?? 0) + 1);
-  const refused = [...refusedBy].sort(([a], [b]) => a - b).map(([status, count]) => `${count} × ${status === 0 ? 'no answer' : status}`);
+  const errors = [...new Set(answers.flatMap((answer) => (answer.error ? [answer.error] : [])))];
+  const refused = [...refusedBy].sort(([a], [b]) => a - b).map(([status, count]) => `${count} × ${status === 0 ? `no answer (${errors.join(', ')})` : status}`);
   const deadline = now() + 10_000;
   while (latencies.length < expected && now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   const cpu = process.cpuUsage(cpuBefore);
