@@ -137,8 +137,8 @@ try {
   await runtime.events.settled(600_000);
   phase('events settled');
   // The statistics the planner would have in steady state: PostgreSQL's autovacuum analyzes a table
-  // within about a minute of bulk inserts (the embedded database's runtime does it on a timer), and
-  // without them the credential look-up scans every key of the workspace instead of using its index.
+  // within about a minute of bulk inserts (the embedded database's runtime does it on a timer);
+  // without them the planner takes the just-filled tables (members, keys, roles) for empty ones.
   await runtime.db.sequelize.query('ANALYZE');
   phase('ANALYZE');
 
