@@ -7,8 +7,8 @@
  * refuses (503 when its admission gate is full, docs/self-hosting.md "Overload") are counted by status
  * and expect no delivery. The posts go over up to BENCH_CONNECTIONS connections (default 256, above
  * the gate's 64 in flight), so that the server, not this bench's HTTP agent, decides what waits. With BENCH_PROCESSES=2 (PostgreSQL only) a
- * second server process (`wpk start`) serves half of the sockets, so half of the deliveries cross
- * processes through LISTEN/NOTIFY.
+ * second server process (`wpk start`) serves half of each chat's sockets, so half of the deliveries
+ * cross processes through LISTEN/NOTIFY (its CPU is printed apart from the rest of the machine's).
  *
  *   npx tsx bench/live.ts                                   # embedded database, one process
  *   DATABASE_URL=postgres://... BENCH_PROCESSES=2 npx tsx bench/live.ts
@@ -17,11 +17,19 @@
  * BENCH_PROFILE=<file> writes the CPU profile of this process (the server and the sockets) over the
  * posting alone (a `.cpuprofile`); BENCH_TIMELINE=<file> every delivery as [ms since the first
  * post, latency ms], to see when the tail happens. Besides this process's CPU it prints the rest of
- * the machine's over the posting (/proc/stat): on a quiet machine, PostgreSQL's. The set-up
- * (members, chats, sockets) runs eight at a time and prints its duration.
+ * the machine's over the posting (/proc/stat): on a quiet machine, PostgreSQL's.
  *
- * Members are admins (they pass layers 4-5 without role reads); the sockets run in this process,
- * beside the server they measure. Targets (issue 21): p99 ≤ 100 ms on one node, ≤ 150 ms across two.
+ * Set-up, linear in BENCH_CHATS and BENCH_SOCKETS (each phase prints its duration as it ends): one
+ * admin installs chat, makes a role holding chat.chats.create/read and chat.messages.read/send and
+ * lets it in (access policy `roles`); BENCH_CHATS plain members are added (each notifies the one
+ * admin) and given the role (PATCH /members), eight at a time; each member starts one group chat
+ * with the nine next ones (each notifies its nine participants); the set-up's events are delivered
+ * before the posting starts; the sockets open fifty at a time, then subscribe fifty at a time (each
+ * a presence NOTIFY). Members are not admins: every post, and every socket's judgement, reads the
+ * member's roles at layers 4-5 as a real member's request does (admins would skip those reads, and
+ * adding N admins notifies every earlier admin: N²/2 notifications). The sockets run in this
+ * process, beside the server they measure. Targets (issue 46): p99 ≤ 50 ms at 1,000 sockets, ≤ 100
+ * ms at 10,000 across two processes (BENCH_CHATS=1000 BENCH_SOCKETS=10000 BENCH_PROCESSES=2).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -31,6 +39,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Runtime, createScratchDatabase } from '@wpk/core';
 import WebSocket from 'ws';
+import { cpuMsOf } from './lib/cluster-figures.js';
 import { loadAverage, machineBusyCpuMs, printTable } from './lib/load.js';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
@@ -61,7 +70,7 @@ try {
   const urls = [await runtime.start()];
   const workspace = await runtime.workspaces.create({ subdomain: 'bench', name: 'Bench' });
   const host = `bench.${runtime.config.baseDomain}`;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  let agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 
   const call = (url: string, method: string, path: string, key: string, body?: object) =>
     new Promise<{ status: number; body: any }>((resolve, reject) => {
@@ -79,37 +88,59 @@ try {
       request.end(text);
     });
 
-  // Members (admins), the app installed for everyone, the chats.
-  // Set-up runs SETUP_CONCURRENCY at a time (sequential, 1,000 chats took over 7 minutes).
+  // Set-up runs SETUP_CONCURRENCY at a time (sequential, 1,000 chats took over 7 minutes); each
+  // phase is timed. Every phase is linear in the members or sockets: the members are plain members
+  // (each one added notifies the owners and admins: the one admin here), the chat permissions come
+  // from a role, as a real member's do.
   const inBatches = async <T>(count: number, make: (index: number) => Promise<T>): Promise<T[]> => {
     const made: T[] = [];
     for (let start = 0; start < count; start += SETUP_CONCURRENCY)
       made.push(...(await Promise.all(Array.from({ length: Math.min(SETUP_CONCURRENCY, count - start) }, (_, offset) => make(start + offset)))));
     return made;
   };
+  const must = (what: string, answer: { status: number; body: any }) => {
+    if (answer.status !== 200) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  const phases: Array<[string, number]> = [];
+  let phaseStarted = now();
+  const phase = (name: string, detail = '') => {
+    const seconds = (now() - phaseStarted) / 1000;
+    phases.push([name, seconds]);
+    console.log(`set-up: ${name}${detail ? ` (${detail})` : ''} ${seconds.toFixed(1)} s, load average ${loadAverage()}`);
+    phaseStarted = now();
+  };
   const setupStarted = now();
+  // One admin installs chat, makes the role and gives it; the members hold the role and nothing more.
+  const adminMember = await runtime.identity.addMember({ workspaceId: workspace.id, email: 'admin@bench.test', password: 'bench-password-1', platformRole: 'admin', name: 'Admin' });
+  const admin = (await runtime.apiKeys.issueFullAccessKey(workspace.id, adminMember.memberId, 'bench admin')).secret;
+  must('install', await call(urls[0], 'POST', '/applications/chat/installations', admin, {}));
+  const role = must('role', await call(urls[0], 'POST', '/roles', admin, { name: 'Chatters', permissions: { chat: ['chat.chats.create', 'chat.chats.read', 'chat.messages.read', 'chat.messages.send'] } })).data.id as string;
+  must('access', await call(urls[0], 'PUT', '/applications/chat/access', admin, { access_policy: 'roles', allowed_roles: [role], redlist: [] }));
+  phase('admin, chat installed, role');
   const members = await inBatches(CHATS, async (index) => {
-    const { memberId } = await runtime.identity.addMember({ workspaceId: workspace.id, email: `m${index}@bench.test`, password: 'bench-password-1', platformRole: 'admin', name: `Member ${index}` });
+    const { memberId } = await runtime.identity.addMember({ workspaceId: workspace.id, email: `m${index}@bench.test`, password: 'bench-password-1', platformRole: 'member', name: `Member ${index}` });
     const { secret } = await runtime.apiKeys.issueFullAccessKey(workspace.id, memberId, `bench ${index}`);
     return { id: memberId, key: secret };
   });
-  const membersSeconds = (now() - setupStarted) / 1000;
-  const admin = members[0].key;
-  const installed = await call(urls[0], 'POST', '/applications/chat/installations', admin, {});
-  if (installed.status !== 200) throw new Error(`install: ${installed.status} ${JSON.stringify(installed.body)}`);
-  await call(urls[0], 'PUT', '/applications/chat/access', admin, { access_policy: 'everyone', allowed_roles: [], redlist: [] });
+  phase('members', `${CHATS}`);
+  await inBatches(CHATS, async (index) => must('member role', await call(urls[0], 'PATCH', `/members/${members[index].id}`, admin, { role_ids: [role] })));
+  phase('role given', `PATCH /members, ${CHATS}`);
   const chats = await inBatches(CHATS, async (index) => {
     const others = Array.from({ length: PER_CHAT - 1 }, (_, offset) => `mrn:account:member:${members[(index + offset + 1) % CHATS].id}`);
-    const created = await call(urls[0], 'POST', '/chats', members[index].key, { type: 'group', name: `Chat ${index}`, participant_mrns: others });
-    if (created.status !== 200) throw new Error(`chat: ${created.status} ${JSON.stringify(created.body)}`);
-    return { id: created.body.data.id as string, sender: index };
+    const created = must('chat', await call(urls[0], 'POST', '/chats', members[index].key, { type: 'group', name: `Chat ${index}`, participant_mrns: others }));
+    return { id: created.data.id as string, sender: index };
   });
-
-  const chatsSeconds = (now() - setupStarted) / 1000 - membersSeconds;
+  phase('chats', `${CHATS}`);
+  // What the set-up staged (a notification to the admin per member added, to nine participants per
+  // chat) is delivered before the posting starts, so that it is not measured.
+  await runtime.events.settled(600_000);
+  phase('events settled');
   // The statistics the planner would have in steady state: PostgreSQL's autovacuum analyzes a table
-  // within about a minute of bulk inserts (the embedded database's runtime does it on a timer), and
-  // without them the credential look-up scans every key of the workspace instead of using its index.
+  // within about a minute of bulk inserts (the embedded database's runtime does it on a timer);
+  // without them the planner takes the just-filled tables (members, keys, roles) for empty ones.
   await runtime.db.sequelize.query('ANALYZE');
+  phase('ANALYZE');
 
   if (PROCESSES > 1) {
     second = spawn(process.execPath, ['--import=tsx', CLI, 'start', '--port', '0', '--app', '.', '--no-migrate'], {
@@ -132,7 +163,14 @@ try {
     );
   }
 
-  // The sockets: socket i follows chat i % CHATS as one of its members; i % PROCESSES picks the server.
+  if (second) phase('second server started');
+
+  // The sockets: socket i follows chat i % CHATS as one of its members. Its round over the chats,
+  // floor(i / CHATS), picks the server, so each chat has sockets on every server and a post reaches
+  // half of its sockets through the other process (i % PROCESSES put a chat's sockets on one server
+  // whenever CHATS is even, the very server its posts went to: nothing crossed).
+  // They open fifty at a time (each judged once), then subscribe fifty at a time (each judged again,
+  // a presence row and a presence NOTIFY that the channel's other subscribers hear).
   const sentAt = new Map<string, number>();
   // BENCH_TIMELINE=<file>: every delivery as [ms since the first post was sent, its latency in ms] (where the tail comes from).
   const timeline: Array<[number, number]> | null = process.env.BENCH_TIMELINE ? [] : null;
@@ -140,39 +178,53 @@ try {
   const latencies: number[] = [];
   let expected = 0;
   const audienceOf = new Map<string, number>();
-  const sockets: WebSocket[] = [];
+  const sockets: Array<{ socket: WebSocket; channel: string; subscribed: Promise<void> }> = [];
   const opening: Array<Promise<void>> = [];
   for (let index = 0; index < SOCKETS; index++) {
     const chat = chats[index % CHATS];
     const member = members[(chat.sender + Math.floor(index / CHATS)) % CHATS];
-    const url = new URL(urls[index % urls.length]);
+    const url = new URL(urls[Math.floor(index / CHATS) % urls.length]);
     const socket = new WebSocket(`ws://${url.host}/live?api_version=${VERSION}`, { headers: { host, authorization: `Bearer ${member.key}` } });
-    sockets.push(socket);
     audienceOf.set(chat.id, (audienceOf.get(chat.id) ?? 0) + 1);
-    opening.push(
-      new Promise<void>((resolve, reject) => {
-        socket.on('message', (raw) => {
-          const message = JSON.parse(raw.toString()) as { type: string; data?: { body?: string } };
-          if (message.type === 'welcome') socket.send(JSON.stringify({ type: 'subscribe', channel: `chat/chats/${chat.id}` }));
-          else if (message.type === 'subscribed') resolve();
-          else if (message.type === 'event' && message.data?.body) {
-            const at = now();
-            const sent = sentAt.get(message.data.body);
-            if (sent !== undefined) {
-              latencies.push(at - sent);
-              timeline?.push([Math.round(sent - origin), Math.round((at - sent) * 10) / 10]);
-            }
-          } else if (message.type === 'error') reject(new Error(JSON.stringify(message)));
-        });
-        socket.on('error', reject);
-      }),
-    );
+    let welcomed!: () => void;
+    const welcome = new Promise<void>((resolve) => (welcomed = resolve));
+    const subscribed = new Promise<void>((resolve, reject) => {
+      socket.on('message', (raw) => {
+        const message = JSON.parse(raw.toString()) as { type: string; data?: { body?: string } };
+        if (message.type === 'welcome') welcomed();
+        else if (message.type === 'subscribed') resolve();
+        else if (message.type === 'event' && message.data?.body) {
+          const at = now();
+          const sent = sentAt.get(message.data.body);
+          if (sent !== undefined) {
+            latencies.push(at - sent);
+            timeline?.push([Math.round(sent - origin), Math.round((at - sent) * 10) / 10]);
+          }
+        } else if (message.type === 'error') reject(new Error(JSON.stringify(message)));
+      });
+      socket.on('error', reject);
+    });
+    // A failure shows when the batch is awaited; until then it must not count as unhandled.
+    subscribed.catch(() => {});
+    opening.push(Promise.race([welcome, subscribed]));
+    sockets.push({ socket, channel: `chat/chats/${chat.id}`, subscribed });
     if (index % 50 === 49) await Promise.all(opening.slice(-50));
   }
   await Promise.all(opening);
+  phase('sockets opened', `${SOCKETS}`);
+  for (let start = 0; start < SOCKETS; start += 50) {
+    const batch = sockets.slice(start, start + 50);
+    for (const { socket, channel } of batch) socket.send(JSON.stringify({ type: 'subscribe', channel }));
+    await Promise.all(batch.map(({ subscribed }) => subscribed));
+  }
+  phase('sockets subscribed', `${SOCKETS}`);
   const setupSeconds = (now() - setupStarted) / 1000;
 
-  // Posts at a steady rate, round-robin over the chats, through the servers in turn.
+  // Posts at a steady rate, round-robin over the chats, through the servers in turn. On connections
+  // of their own: the set-up's have idled past the server's keep-alive timeout, and one reused as
+  // the server closed it was a post without an answer.
+  agent.destroy();
+  agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const total = RATE * SECONDS;
   const period = 1000 / RATE;
   origin = now();
@@ -185,6 +237,8 @@ try {
   }
   const cpuBefore = process.cpuUsage();
   const machineBefore = machineBusyCpuMs();
+  const secondCpu = () => (second?.pid === undefined ? null : (cpuMsOf([second.pid]).get(second.pid) ?? null));
+  const secondBefore = secondCpu();
   for (let seq = 0; seq < total; seq++) {
     const due = origin + seq * period;
     const wait = due - now();
@@ -200,19 +254,22 @@ try {
           if (answer.status === 200) expected += audience;
           return answer;
         },
-        () => ({ status: 0, body: null }),
+        (error: NodeJS.ErrnoException) => ({ status: 0, body: null, error: error.code ?? error.message }),
       ),
     );
   }
-  const answers = (await Promise.all(posts)) as Array<{ status: number }>;
+  const answers = (await Promise.all(posts)) as Array<{ status: number; error?: string }>;
   const accepted = answers.filter((answer) => answer.status === 200).length;
   const refusedBy = new Map<number, number>();
   for (const answer of answers) if (answer.status !== 200) refusedBy.set(answer.status, (refusedBy.get(answer.status) ?? 0) + 1);
-  const refused = [...refusedBy].sort(([a], [b]) => a - b).map(([status, count]) => `${count} × ${status === 0 ? 'no answer' : status}`);
+  const errors = [...new Set(answers.flatMap((answer) => (answer.error ? [answer.error] : [])))];
+  const refused = [...refusedBy].sort(([a], [b]) => a - b).map(([status, count]) => `${count} × ${status === 0 ? `no answer (${errors.join(', ')})` : status}`);
   const deadline = now() + 10_000;
   while (latencies.length < expected && now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   const cpu = process.cpuUsage(cpuBefore);
   const machineAfter = machineBefore === null ? null : machineBusyCpuMs();
+  const secondAfter = secondCpu();
+  const secondMs = secondBefore === null || secondAfter === null ? 0 : secondAfter - secondBefore;
   if (profiler) {
     const { profile } = await profiler.post('Profiler.stop');
     writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
@@ -223,7 +280,7 @@ try {
   printTable(
     [
       ['sockets', String(SOCKETS)],
-      ['set-up (members, chats, sockets)', `${setupSeconds.toFixed(1)} s (members ${membersSeconds.toFixed(1)} s, chats ${chatsSeconds.toFixed(1)} s)`],
+      ['set-up', `${setupSeconds.toFixed(1)} s (${phases.map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`).join(', ')})`],
       ['server processes', String(urls.length)],
       ['database', scratch.url ? 'PostgreSQL' : 'embedded'],
       ['posts', `${total} at ${RATE}/s over up to ${CONNECTIONS} connections`],
@@ -234,14 +291,15 @@ try {
       ['post → receive p99', ms(percentile(latencies, 99))],
       ['post → receive max', ms(Math.max(...latencies))],
       ['this process CPU', `${(((cpu.user + cpu.system) / 1000 / (SECONDS * 1000)) * 100).toFixed(0)} % of one core`],
+      ...(second ? [['the second server process CPU', `${((secondMs / (SECONDS * 1000)) * 100).toFixed(0)} % of one core`]] : []),
       ...(machineAfter === null || machineBefore === null
         ? []
-        : [['the rest of the machine', `${(((machineAfter - machineBefore - (cpu.user + cpu.system) / 1000) / (SECONDS * 1000)) * 100).toFixed(0)} % of one core (${((machineAfter - machineBefore - (cpu.user + cpu.system) / 1000) / Math.max(1, accepted)).toFixed(2)} ms per accepted post: PostgreSQL on a quiet machine)`]]),
+        : [['the rest of the machine', `${(((machineAfter - machineBefore - (cpu.user + cpu.system) / 1000 - secondMs) / (SECONDS * 1000)) * 100).toFixed(0)} % of one core (${((machineAfter - machineBefore - (cpu.user + cpu.system) / 1000 - secondMs) / Math.max(1, accepted)).toFixed(2)} ms per accepted post: PostgreSQL on a quiet machine)`]]),
       ['load average', loadAverage()],
     ].map(([figure, value]) => ({ figure, value })),
   );
   console.log(`p50_ms=${percentile(latencies, 50).toFixed(1)} p99_ms=${percentile(latencies, 99).toFixed(1)} accepted=${accepted} refused=${total - accepted} missed=${expected - latencies.length}`);
-  for (const socket of sockets) socket.terminate();
+  for (const { socket } of sockets) socket.terminate();
   agent.destroy();
 } finally {
   second?.kill('SIGTERM');

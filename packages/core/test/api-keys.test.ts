@@ -1,5 +1,8 @@
 import test from 'ava';
+import { createHash } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
+import { ACCESS_STATEMENTS } from '../src/index.js';
+import { JUDGE } from '../src/live/access.js';
 import { apiHeaders, type TestRuntime } from './helpers/runtime.js';
 import { addMember, json, keyedWorkspace, startKeysRuntime, type KeyedWorkspace } from './helpers/keys.js';
 
@@ -258,4 +261,26 @@ test('a credential of one workspace is refused on another and reveals nothing of
   const list = json(await inject('GET', '/api-keys?per_page=100', acme.as(acme.ownerKey)));
   t.false(list.data.some((key: { id: string }) => key.id === globexKey.id));
   t.is(json(await inject('GET', `/api-keys/${globexKey.id}`, globex.as(globex.ownerKey))).data.name, 'globex only');
+});
+
+test("a credential is found through its hash's unique index, on requests and live sockets, not by reading the workspace's keys", async (t) => {
+  const { sequelize } = env.runtime.db;
+  const hash = createHash('sha256').update(acme.ownerKey).digest('hex');
+  const now = new Date();
+  const statements = [
+    { name: 'request with a key', text: ACCESS_STATEMENTS.withKey.text, bind: [acme.subdomain, hash, 'notes', now], index: /api_keys_secret_hash_key/ },
+    { name: 'request with a session', text: ACCESS_STATEMENTS.withSession.text, bind: [acme.subdomain, hash, 'notes', now], index: /sessions_token_hash_key/ },
+    { name: 'live judgement', text: JUDGE.text, bind: [acme.id, ['api_key', 'session'], [hash, hash], now, 'notes'], index: /api_keys_secret_hash_key[\s\S]*sessions_token_hash_key/ },
+  ];
+  // With sequential scans priced out, a plan names the hash's index only if the comparison can use it.
+  const plans = await sequelize.transaction(async (transaction) => {
+    await sequelize.query('SET LOCAL enable_seqscan = off', { transaction });
+    const read: string[] = [];
+    for (const statement of statements) {
+      const rows = await sequelize.query<Record<string, string>>(`EXPLAIN ${statement.text}`, { type: QueryTypes.SELECT, bind: statement.bind, transaction });
+      read.push(rows.map((row) => Object.values(row)[0]).join('\n'));
+    }
+    return read;
+  });
+  for (const [index, statement] of statements.entries()) t.regex(plans[index], statement.index, statement.name);
 });

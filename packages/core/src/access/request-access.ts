@@ -152,23 +152,26 @@ const ROLES_OF_MEMBER = `SELECT ARRAY(SELECT mr.role_id::text FROM platform.memb
           FROM platform.member_roles mr JOIN platform.roles r ON r.workspace_id = mr.workspace_id AND r.id = mr.role_id
          WHERE mr.workspace_id = $1::uuid AND mr.member_id = $2::uuid AND jsonb_typeof(r.permissions -> $3::text) = 'array') AS slice`;
 
-/** $1 subdomain, $2 the key's hash (null: no credential), $3 the app namespace (null: not an app route), $4 now (the runtime's clock). */
+/**
+ * $1 subdomain, $2 the key's hash (null: no credential), $3 the app namespace (null: not an app route), $4 now (the runtime's clock).
+ * $2 is compared as bpchar, its column's type, so that the hash's unique index finds the key (as text, every key of the workspace is read).
+ */
 const WITH_KEY = asJson(`SELECT ${WORKSPACE_COLUMNS}, c.*, ${INSTALLATION_COLUMNS}, ${ROLES}
   FROM platform.workspaces w
   LEFT JOIN LATERAL (
     SELECT k.id AS key_id, k.full_access, k.scopes, k.last_used_at, m.id AS member_id, m.account_id, m.platform_role, a.email, a.name AS member_name
       FROM ${KEY_SOURCE}
-     WHERE k.workspace_id = w.id AND k.secret_hash = $2::text AND ${keyValid('$4::timestamptz')}) c ON true
+     WHERE k.workspace_id = w.id AND k.secret_hash = $2::bpchar AND ${keyValid('$4::timestamptz')}) c ON true
   LEFT JOIN platform.app_installations i ON i.workspace_id = w.id AND i.app_slug = $3::text
  WHERE w.subdomain = $1::text AND ${WORKSPACE_ACTIVE}`);
 
-/** $1 subdomain, $2 the session token's hash, $3 the app namespace (or null), $4 now (the runtime's clock). */
+/** $1 subdomain, $2 the session token's hash (as bpchar, as for a key), $3 the app namespace (or null), $4 now (the runtime's clock). */
 const WITH_SESSION = asJson(`SELECT ${WORKSPACE_COLUMNS}, c.*, ${INSTALLATION_COLUMNS}, ${ROLES}
   FROM platform.workspaces w
   LEFT JOIN LATERAL (
     SELECT s.id AS session_id, s.elevated_until, m.id AS member_id, m.account_id, m.platform_role, a.email, a.name AS member_name
       FROM ${SESSION_SOURCE}
-     WHERE s.workspace_id = w.id AND s.token_hash = $2::text AND ${sessionValid('$4::timestamptz')}) c ON true
+     WHERE s.workspace_id = w.id AND s.token_hash = $2::bpchar AND ${sessionValid('$4::timestamptz')}) c ON true
   LEFT JOIN platform.app_installations i ON i.workspace_id = w.id AND i.app_slug = $3::text
  WHERE w.subdomain = $1::text AND ${WORKSPACE_ACTIVE}`);
 

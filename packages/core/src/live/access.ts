@@ -38,9 +38,11 @@ export const hashSecret = (secret: string) => createHash('sha256').update(secret
  * request path judges it (layer 1: the key active and unexpired, or the session unexpired with its
  * account's current stamp; layer 2: the member joined and active in this workspace), with the
  * member's role ids and the app's slice, plus the app's installation. $1 workspace id, $2 kinds,
- * $3 hashes, $4 now (the runtime's clock), $5 the app namespace (null: no app).
+ * $3 hashes, $4 now (the runtime's clock), $5 the app namespace (null: no app). A hash is compared
+ * as bpchar, the type of its column, so that the hash's unique index finds it (as text, every key
+ * or session of the workspace is read).
  */
-const JUDGE = statement(`
+export const JUDGE = statement(`
 SELECT t.ord::int AS ord, c.member_id, c.platform_role, c.member_name, c.email, c.full_access, c.scopes,
        CASE WHEN c.member_id IS NULL THEN NULL ELSE ARRAY(
          SELECT mr.role_id::text FROM platform.member_roles mr WHERE mr.workspace_id = $1::uuid AND mr.member_id = c.member_id) END AS role_ids,
@@ -54,11 +56,11 @@ SELECT t.ord::int AS ord, c.member_id, c.platform_role, c.member_name, c.email, 
   LEFT JOIN LATERAL (
     SELECT m.id AS member_id, m.platform_role, a.name AS member_name, a.email, k.full_access, k.scopes
       FROM ${KEY_SOURCE}
-     WHERE t.kind = 'api_key' AND k.workspace_id = $1::uuid AND k.secret_hash = t.hash AND ${keyValid('$4::timestamptz')}
+     WHERE t.kind = 'api_key' AND k.workspace_id = $1::uuid AND k.secret_hash = t.hash::bpchar AND ${keyValid('$4::timestamptz')}
     UNION ALL
     SELECT m.id, m.platform_role, a.name, a.email, NULL, NULL
       FROM ${SESSION_SOURCE}
-     WHERE t.kind = 'session' AND s.workspace_id = $1::uuid AND s.token_hash = t.hash AND ${sessionValid('$4::timestamptz')}
+     WHERE t.kind = 'session' AND s.workspace_id = $1::uuid AND s.token_hash = t.hash::bpchar AND ${sessionValid('$4::timestamptz')}
     UNION ALL
     SELECT m.id, m.platform_role, a.name, a.email, NULL, NULL
       FROM ${SESSION_SOURCE}
