@@ -188,7 +188,7 @@ if (process.env.BENCH_TRACE === '1') {
   console.log(`the access statement's plan:\n${plan.map((row) => Object.values(row)[0]).join('\n')}`);
 }
 
-console.log(`database: ${runtime.db.isEmbedded ? 'embedded (PGlite)' : 'PostgreSQL'}; ${rows} rows per workspace; ${connections} connections; ${runs} rounds of ${seconds}s per route, interleaved; member's full-access key`);
+console.log(`database: ${runtime.db.isEmbedded ? 'embedded (PGlite)' : 'PostgreSQL'}; ${rows} rows per workspace; ${connections} connections; ${runs} rounds of ${seconds}s per route, interleaved; member's full-access key; Node ${process.version}, core ${process.env.BENCH_BUILT === '1' ? 'built' : 'from sources'}`);
 for (const target of Object.values(targets)) await load(target, 1, connections); // warm-up
 await removeWrittenRows();
 

@@ -28,7 +28,8 @@
  * a presence NOTIFY). Members are not admins: every post, and every socket's judgement, reads the
  * member's roles at layers 4-5 as a real member's request does (admins would skip those reads, and
  * adding N admins notifies every earlier admin: N²/2 notifications). The sockets run in this
- * process, beside the server they measure. Targets (issue 46): p99 ≤ 50 ms at 1,000 sockets, ≤ 100
+ * process, beside the server they measure. BENCH_BUILT=1 runs this process's server on @wpk/core as it
+ * is published (bench/lib/core.ts); the second server (`wpk start`) runs the sources. Targets (issue 46): p99 ≤ 50 ms at 1,000 sockets, ≤ 100
  * ms at 10,000 across two processes (BENCH_CHATS=1000 BENCH_SOCKETS=10000 BENCH_PROCESSES=2).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -37,9 +38,9 @@ import http from 'node:http';
 import inspector from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Runtime, createScratchDatabase } from '@wpk/core';
 import WebSocket from 'ws';
 import { cpuMsOf } from './lib/cluster-figures.js';
+import { loadCore } from './lib/core.js';
 import { loadAverage, machineBusyCpuMs, printTable } from './lib/load.js';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
@@ -61,6 +62,8 @@ const percentile = (values: number[], p: number) => {
 };
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
+const { Runtime, createScratchDatabase } = await loadCore();
+console.log(`Node ${process.version}, core ${process.env.BENCH_BUILT === '1' ? 'built' : 'from sources'}`);
 const scratch = await createScratchDatabase();
 if (PROCESSES > 1 && !scratch.url) throw new Error('BENCH_PROCESSES=2 needs PostgreSQL (DATABASE_URL): the embedded database serves one process');
 const runtime = await Runtime.create({ databaseUrl: scratch.url, inMemory: scratch.url === undefined, logLevel: 'warn', port: 0, configFile: false, apps: [{ dir: CHAT_DIR, firstParty: true }], scryptLogN: 10 } as never);
