@@ -39,8 +39,12 @@ const remoteVideos = (page: Page) =>
     })),
   );
 
-/** Waits until the page's remote tiles satisfy `test` (on their kind and frame width). */
-async function waitForRemote(page: Page, test: (videos: Array<{ kind: string; width: number }>) => boolean): Promise<void> {
+/**
+ * Waits until the page's remote tiles satisfy `test` (on their kind, frame width and live unmuted
+ * tracks). A remote track is muted while no frames arrive, which on a busy machine can outlast the
+ * first frame: wait for what is then asserted, not for the frame alone.
+ */
+async function waitForRemote(page: Page, test: (videos: Array<{ kind: string; width: number; live: number }>) => boolean): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (!test(await remoteVideos(page))) {
     if (Date.now() > deadline) throw new Error(`the remote videos stay ${JSON.stringify(await remoteVideos(page))}`);
@@ -156,7 +160,7 @@ test.serial('two members start and join one call from two browsers (1280 px and 
   await page.getByRole('button', { name: 'Share screen' }).click();
   t.is(await page.getByRole('button', { name: 'Stop sharing' }).getAttribute('aria-pressed'), 'true');
   await page.locator('video.local-screen').waitFor();
-  await waitForRemote(phone, (videos) => videos.some((video) => video.kind === 'remote-screen' && video.width > 0));
+  await waitForRemote(phone, (videos) => videos.some((video) => video.kind === 'remote-screen') && videos.every((video) => video.width > 0 && video.live === 1));
   const sharing = await remoteVideos(phone);
   t.deepEqual(sharing.map(({ kind, live, label }) => ({ kind, live, label })), [
     { kind: 'remote', live: 1, label: 'Video of Ann Host' },
@@ -171,7 +175,7 @@ test.serial('two members start and join one call from two browsers (1280 px and 
   // Bob comes again (a reload) while Ann shares: her page offers the screen after answering his offer.
   await phone.reload();
   await phone.getByRole('button', { name: 'Join', exact: true }).click();
-  await waitForRemote(phone, (videos) => videos.length === 2 && videos.every((video) => video.width > 0));
+  await waitForRemote(phone, (videos) => videos.length === 2 && videos.every((video) => video.width > 0 && video.live === 1));
   t.deepEqual((await remoteVideos(phone)).map(({ kind, live }) => ({ kind, live })), [
     { kind: 'remote', live: 1 },
     { kind: 'remote-screen', live: 1 },
@@ -181,7 +185,7 @@ test.serial('two members start and join one call from two browsers (1280 px and 
   await page.getByRole('button', { name: 'Stop sharing' }).click();
   await page.getByRole('button', { name: 'Share screen' }).waitFor();
   t.is(await page.locator('video.local-screen').count(), 0);
-  await waitForRemote(phone, (videos) => !videos.some((video) => video.kind === 'remote-screen'));
+  await waitForRemote(phone, (videos) => !videos.some((video) => video.kind === 'remote-screen') && videos.every((video) => video.live === 1));
   t.deepEqual((await remoteVideos(phone)).map(({ kind, live }) => ({ kind, live })), [{ kind: 'remote', live: 1 }]);
   t.deepEqual(Object.values((await callState(page)).connections).length, 1);
 
