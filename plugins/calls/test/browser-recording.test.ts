@@ -96,7 +96,8 @@ test.serial('the host records the call from its page: a ready WebM recording wit
   t.is((await callState(host)).recording, null);
   await guest.getByText('is recording this call', { exact: false }).waitFor({ state: 'detached' });
   const [ready] = ok(await ann.get(`/calls/${call.id}/recordings`));
-  t.like(ready, { id: recordingId, status: 'ready', content_type: 'video/webm', recorder_mrn: ann.mrn });
+  // The page's note says why, when the upload or the completion failed.
+  t.like(ready, { id: recordingId, status: 'ready', content_type: 'video/webm', recorder_mrn: ann.mrn }, `the page said: ${saved.text}`);
   t.true(ready.duration_seconds >= 3 && ready.duration_seconds <= (stopped - pressed) / 1000, `${ready.duration_seconds} s recorded in ${stopped - pressed} ms`);
   t.deepEqual(saved, { text: `The recording (${clock(ready.duration_seconds)}) is saved.`, role: 'status' });
   t.true(ready.size_bytes > 1000, String(ready.size_bytes));
