@@ -13,6 +13,8 @@ test.serial('POST /tasks creates a task with every field, emits task.created the
   const schedule = await ok(owner.request('POST', '/schedules', { name: 'Week 1' }));
   const topic = await ok(owner.request('POST', `/boards/${board.id}/topics`, { name: 'Backend' }));
   const helper = await world.member(['tasks.tasks.read']);
+  // Named with the greater id first: the answer keeps the order given, which sorting by id would not.
+  const [first, second] = [helper, owner].sort((a, b) => b.id.localeCompare(a.id));
   world.takeEvents();
   const reply = await owner.request('POST', '/tasks', {
     title: 'Ship the API',
@@ -24,7 +26,7 @@ test.serial('POST /tasks creates a task with every field, emits task.created the
     priority: 'high',
     start_date: '2026-11-23',
     due_date: '2026-11-27',
-    assignee_ids: [helper.id, owner.id],
+    assignee_ids: [first.id, second.id],
   });
   t.is(reply.status, 200);
   const task = reply.body.data;
@@ -32,13 +34,14 @@ test.serial('POST /tasks creates a task with every field, emits task.created the
     title: 'Ship the API', description: 'All endpoints', board_id: board.id, in_incubator: false, lane: 'In progress', topic_id: topic.id, schedule_id: schedule.id,
     priority: 'high', start_date: '2026-11-23', due_date: '2026-11-27', blocked_by: null, completed: false, completed_at: null, creator_id: owner.id, creator_mrn: owner.mrn,
   });
-  t.deepEqual(task.assignee_ids, [helper.id, owner.id]);
-  t.deepEqual(task.assignee_mrns, [helper.mrn, owner.mrn]);
+  t.deepEqual(task.assignee_ids, [first.id, second.id]);
+  t.deepEqual(task.assignee_mrns, [first.mrn, second.mrn]);
+  t.deepEqual((await ok(owner.request('GET', `/tasks/${task.id}`))).assignee_ids, [first.id, second.id]);
   t.deepEqual(reply.body.links, { self: `/tasks/${task.id}`, comments: `/tasks/${task.id}/comments`, deliverables: `/tasks/${task.id}/deliverables` });
   t.deepEqual(world.takeEvents().map((event) => [event.action, event.payload]), [
     ['core.tasks.task.created', { task_id: task.id, board_id: board.id, title: 'Ship the API', creator_mrn: owner.mrn }],
-    ['core.tasks.task.assigned', { task_id: task.id, assignee_mrn: helper.mrn, assigned_by: owner.id }],
-    ['core.tasks.task.assigned', { task_id: task.id, assignee_mrn: owner.mrn, assigned_by: owner.id }],
+    ['core.tasks.task.assigned', { task_id: task.id, assignee_mrn: first.mrn, assigned_by: owner.id }],
+    ['core.tasks.task.assigned', { task_id: task.id, assignee_mrn: second.mrn, assigned_by: owner.id }],
   ]);
 });
 

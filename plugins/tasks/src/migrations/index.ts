@@ -5,6 +5,7 @@ import { taskKeys } from './0003-task-keys.js';
 import { dropMemberDirectory } from './0004-drop-member-directory.js';
 import { taskSource } from './0005-task-source.js';
 import { memberReleases } from './0006-member-releases.js';
+import { assigneePosition } from './0007-assignee-position.js';
 
 /** The app's migrations, oldest first; append, never edit a released one. */
-export const migrations: AppMigration[] = [createTasksTables, distributionKeys, taskKeys, dropMemberDirectory, taskSource, memberReleases];
+export const migrations: AppMigration[] = [createTasksTables, distributionKeys, taskKeys, dropMemberDirectory, taskSource, memberReleases, assigneePosition];

@@ -42,6 +42,8 @@ export const taskAssignees = defineModel(
   task_id: column.uuid().primaryKey(),
   member_id: column.uuid().primaryKey(),
   assigned_by: column.uuid(),
+  /** Place in the `assignee_ids` of the request that made the task; 0 when assigned later. */
+  position: column.integer().default(0),
   created_at: column.date().defaultNow(),
 },
   { timestamps: false },

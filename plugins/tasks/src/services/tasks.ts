@@ -67,7 +67,7 @@ export function requireTask(ctx: TasksBaseContext, taskId: string): Promise<Task
 export async function assigneesOf(ctx: TasksBaseContext, taskIds: string[]): Promise<Map<string, string[]>> {
   const byTask = new Map<string, string[]>(taskIds.map((id) => [id, []]));
   if (taskIds.length === 0) return byTask;
-  const rows = await ctx.db.taskAssignees.findAll({ where: { task_id: { [Op.in]: taskIds } }, order: [['created_at', 'ASC'], ['member_id', 'ASC']] });
+  const rows = await ctx.db.taskAssignees.findAll({ where: { task_id: { [Op.in]: taskIds } }, order: [['created_at', 'ASC'], ['position', 'ASC'], ['member_id', 'ASC']] });
   for (const row of rows) byTask.get(row.task_id)?.push(row.member_id);
   return byTask;
 }
@@ -198,7 +198,8 @@ export async function createTask(ctx: TasksContext, input: TaskInput) {
   if (assigneeIds.length > max) throw new InvalidError(`assignee_ids must contain at most ${max} members (settings: max_assignees)`);
 
   const task = await ctx.db.tasks.create({ ...values, ...(await nextTaskKey(ctx)), creator_id: ctx.member.id, completed_at: null, completed_by: null });
-  for (const memberId of assigneeIds) await ctx.db.taskAssignees.create({ task_id: task.id, member_id: memberId, assigned_by: ctx.member.id });
+  const assignedAt = new Date();
+  for (const [position, memberId] of assigneeIds.entries()) await ctx.db.taskAssignees.create({ task_id: task.id, member_id: memberId, assigned_by: ctx.member.id, position, created_at: assignedAt });
   ctx.search.upsert(taskDocument(task, board?.title ?? null));
   emit(ctx, 'core.tasks.task.created', { task_id: task.id, board_id: task.board_id, title: task.title, creator_mrn: ctx.member.mrn, ...sourceOf(task) });
   for (const memberId of assigneeIds) emit(ctx, 'core.tasks.task.assigned', { task_id: task.id, assignee_mrn: memberMrn(memberId), assigned_by: ctx.member.id }, task.board_id);
