@@ -399,6 +399,8 @@ export class LiveHub {
       this.clock(),
       state.gate,
     );
+    // Every subscriber of the channel hears the same frame of an event: it is serialized and encoded once.
+    const frames = events.map((event) => Buffer.from(JSON.stringify(eventMessage(state.channel, event))));
     for (const [index, subscription] of subscriptions.entries()) {
       const verdict = verdicts[index];
       const connection = subscription.connection;
@@ -410,11 +412,11 @@ export class LiveHub {
         }
         continue;
       }
-      for (const event of events) {
+      for (const [position, event] of events.entries()) {
         const id = BigInt(event.id);
         if (id <= subscription.cursor) continue;
         subscription.cursor = id;
-        if (admits(event.audience, connection.member.id)) this.send(connection, eventMessage(state.channel, event));
+        if (admits(event.audience, connection.member.id)) this.send(connection, frames[position]);
       }
       for (const signal of signals) {
         if (signal.m === connection.member.id && signal.t === 'typing') continue;
@@ -427,11 +429,13 @@ export class LiveHub {
     }
   }
 
-  private send(connection: Connection, message: Record<string, unknown>): void {
+  /** Sends a message, or a text frame already encoded (UTF-8 JSON). */
+  private send(connection: Connection, message: Record<string, unknown> | Buffer): void {
     if (connection.socket.readyState !== 1) return;
     // Sending never waits for a socket: what it has not read stays queued here, up to the limit.
     if (connection.socket.bufferedAmount > this.sendBufferLimit) return this.tooSlow(connection);
-    connection.socket.send(JSON.stringify(message));
+    if (Buffer.isBuffer(message)) connection.socket.send(message, { binary: false });
+    else connection.socket.send(JSON.stringify(message));
   }
 
   /** A socket that left more than the limit unread: it hears nothing more, and is closed. */
