@@ -29,7 +29,8 @@
  * member's roles at layers 4-5 as a real member's request does (admins would skip those reads, and
  * adding N admins notifies every earlier admin: N²/2 notifications). The sockets run in this
  * process, beside the server they measure. BENCH_BUILT=1 runs this process's server on @wpk/core as it
- * is published (bench/lib/core.ts); the second server (`wpk start`) runs the sources. Targets (issue 46): p99 ≤ 50 ms at 1,000 sockets, ≤ 100
+ * is published (bench/lib/core.ts), and the second server (`wpk start`, the CLI's sources) on the
+ * same build (bench/lib/built-core.mjs); without it both run core's sources. Targets (issue 46): p99 ≤ 50 ms at 1,000 sockets, ≤ 100
  * ms at 10,000 across two processes (BENCH_CHATS=1000 BENCH_SOCKETS=10000 BENCH_PROCESSES=2).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -147,7 +148,9 @@ try {
   phase('ANALYZE');
 
   if (PROCESSES > 1) {
-    second = spawn(process.execPath, ['--import=tsx', CLI, 'start', '--port', '0', '--app', '.', '--no-migrate'], {
+    // With BENCH_BUILT=1 the second server runs the same build of core as this one.
+    const built = process.env.BENCH_BUILT === '1' ? [`--import=${fileURLToPath(new URL('./lib/built-core.mjs', import.meta.url))}`] : [];
+    second = spawn(process.execPath, ['--import=tsx', ...built, CLI, 'start', '--port', '0', '--app', '.', '--no-migrate'], {
       cwd: CHAT_DIR,
       env: { ...process.env, DATABASE_URL: scratch.url, WPK_BROKER: 'off', WPK_LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],
