@@ -204,6 +204,11 @@ test.serial('recordings: a participant of an active call starts one, uploads thr
   t.like(recording, { call_id: call.id, status: 'uploading', content_type: 'video/webm', recorder_mrn: bob.mrn, storage_key: `recordings/${call.id}/${recording.id}.webm`, size_bytes: null });
   t.is(recording.upload.method, 'PUT');
   t.deepEqual((await bob.put(`/calls/${call.id}/recordings/${recording.id}`, { duration_seconds: 12 })).body, { error: "Upload the recording's file (PUT it to the upload link) before completing it" });
+  // An empty file (a browser that recorded nothing) is not completed; the link takes the real file after it.
+  t.is((await world.platform.follow(recording.upload.url, { method: 'PUT', body: Buffer.alloc(0), headers: { 'content-type': 'video/webm' } })).status, 200);
+  const empty = await bob.put(`/calls/${call.id}/recordings/${recording.id}`, { duration_seconds: 12 });
+  t.is(empty.status, 409);
+  t.deepEqual(empty.body, { error: "The recording's file is empty (0 bytes): upload what was recorded, or abort the recording" });
   const upload = await world.platform.follow(recording.upload.url, { method: 'PUT', body: WEBM, headers: { 'content-type': 'video/webm' } });
   t.is(upload.status, 200);
   t.deepEqual((await cyd.put(`/calls/${call.id}/recordings/${recording.id}`, { duration_seconds: 12 })).body, { error: `No call ${call.id}` });

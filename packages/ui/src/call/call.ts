@@ -506,6 +506,8 @@ export class WpkCall extends LitElement {
     const file = await recording.composer.stop();
     let step = 'uploaded';
     try {
+      // The browser may hand over nothing (a recording stopped before its encoder produced data).
+      if (file.size === 0) throw new Error('the browser recorded nothing');
       const response = await fetch(recording.upload.url, { method: recording.upload.method ?? 'PUT', body: file, headers: { 'content-type': recording.composer.contentType } });
       if (!response.ok) throw new Error((await response.json().catch(() => ({})))?.error ?? `${response.status}`);
       step = 'saved';

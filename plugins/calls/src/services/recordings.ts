@@ -57,6 +57,8 @@ export async function completeRecording(ctx: CallsContext, id: string, recording
   const { to, event } = recordingMachine.move(recording.status, 'complete');
   const file = await ctx.storage.head(recording.storage_key);
   if (!file) throw new ConflictError("Upload the recording's file (PUT it to the upload link) before completing it");
+  // An empty file is not a recording: the recorder gave no data, and a ready recording would download as nothing.
+  if (file.size_bytes === 0) throw new ConflictError("The recording's file is empty (0 bytes): upload what was recorded, or abort the recording");
   const now = new Date();
   await ctx.db.recordings.update({ status: to, duration_seconds: durationSeconds, size_bytes: file.size_bytes, completed_at: now }, { where: { id: recording.id } });
   ctx.events.stage(event as CallsEvent, { call_id: call.id, recording_id: recording.id, storage_key: recording.storage_key, duration_seconds: durationSeconds, size_bytes: file.size_bytes });
