@@ -335,11 +335,12 @@ try {
     ].map(([figure, value]) => ({ figure, value })),
   );
   console.log(`p50_ms=${percentile(latencies, 50).toFixed(1)} p99_ms=${percentile(latencies, 99).toFixed(1)} accepted=${accepted} refused=${total - accepted} missed=${expected - latencies.length}`);
-  // The sockets close before the servers stop: the servers' leaving (presence rows) needs the database.
+  // The sockets close before the servers stop: each socket's leaving (its presence row, an offline
+  // signal) needs the database, about a millisecond each.
   const exited = new Promise((resolve) => sockets.once('exit', resolve));
   sockets.postMessage({ type: 'close' });
   await exited;
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await new Promise((resolve) => setTimeout(resolve, Math.max(500, SOCKETS)));
   agent.destroy();
 } finally {
   second?.kill('SIGTERM');
