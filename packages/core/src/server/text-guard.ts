@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { Lifecycle, Request, ResponseToolkit, Server } from '@hapi/hapi';
+import * as podium from '@hapi/podium';
 import { findUnstorableText, TEXT_RULE } from '@wpk/sdk';
 import { refuseField } from './errors.js';
 
@@ -74,13 +75,54 @@ function bodyField(body: unknown, finding: string): string | undefined {
   return object && !finding.startsWith('keys of ') ? finding : undefined;
 }
 
+// (`validate` is exported by Podium but absent from its type declarations.)
+const { Podium, validate } = podium as typeof podium & { validate(events: podium.Podium.Event<string>[]): podium.Podium.Event<string>[] };
+
+/** A request's events as hapi declares them (`finish`, `peek`, `disconnect`; hapi/lib/request.js), checked once here. */
+const REQUEST_EVENTS = validate(['finish', { name: 'peek', spread: true }, 'disconnect']);
+
+const bytesOf = (chunk: Buffer | string) => (Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+
+/**
+ * A request's event emitter that also keeps the body's bytes as hapi reads them: hapi taps the
+ * body when its emitter has `peek` listeners, and emits `peek` for each chunk. Made here, instead
+ * of listening on hapi's `request.events`, because hapi builds that emitter with Podium checking
+ * its three declarations again on every request and Podium checks each listener: ~40 µs and
+ * ~25 kB of garbage per JSON write (`BENCH_ONLY='platform write'` profile; docs/decisions/0329-request-emitter.md).
+ * Podium lets an emitter skip the check for declarations `validate` returned.
+ */
+class RawBodyEvents extends Podium {
+  readonly chunks: Buffer[] = [];
+
+  constructor() {
+    super(REQUEST_EVENTS, { validate: false });
+  }
+
+  override hasListeners(name: string): boolean {
+    return name === 'peek' || super.hasListeners(name);
+  }
+
+  override emit(criteria: podium.Podium.EmitCriteria<string>, data?: unknown): void {
+    if (criteria === 'peek') this.chunks.push(bytesOf((data as [Buffer | string])[0]));
+    super.emit(criteria, data);
+  }
+}
+
 /** Keeps a copy of a JSON body's bytes as hapi reads them (its `peek` event), for the check below. */
 function keepRawJsonBody(request: Request, h: ResponseToolkit): Lifecycle.ReturnValue {
   // Any method whose route parses a body (a DELETE may carry a confirmation).
   if (request.route.settings.payload?.parse === true && JSON_MEDIA.test(String(request.headers['content-type'] ?? ''))) {
-    const chunks: Buffer[] = [];
-    rawBodies.set(request, chunks);
-    request.events.on('peek', (chunk: Buffer | string) => chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)));
+    const internal = request as unknown as { _events?: podium.Podium | null };
+    if (internal._events === null) {
+      // hapi has not made the request's emitter yet (it makes it on first use): this one is it.
+      const events = new RawBodyEvents();
+      internal._events = events;
+      rawBodies.set(request, events.chunks);
+    } else {
+      const chunks: Buffer[] = [];
+      rawBodies.set(request, chunks);
+      request.events.on('peek', (chunk: Buffer | string) => chunks.push(bytesOf(chunk)));
+    }
   }
   return h.continue;
 }
