@@ -151,6 +151,47 @@ test.serial('a locking read and an update are prepared: FOR UPDATE, then one UPD
   }
 });
 
+test.serial('a write transaction sends BEGIN with its first statement: in one round trip once the statement is prepared on the connection, never on its own twice', async (t) => {
+  const onPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);
+  // Each query pg submits: its text, whether it carried BEGIN along (one query, one round trip),
+  // and whether its named statement was prepared on that connection before.
+  const submitted: Array<{ text: string; withBegin: boolean; prepared: boolean }> = [];
+  const Query = pg.Query as unknown as { prototype: { submit(connection: { parsedStatements: Record<string, string> }): unknown } };
+  const original = Query.prototype.submit;
+  Query.prototype.submit = function (this: { text: string; name?: string; constructor: { name: string } }, connection) {
+    submitted.push({ text: this.text, withBegin: this.constructor.name === 'BeginThen', prepared: this.name !== undefined && connection.parsedStatements[this.name] !== undefined });
+    return original.call(this, connection);
+  };
+  const rounds = 12; // more than the pool's 10 connections: some insert meets a connection that prepared it
+  const notes = async () => (await env.runtime.db.sequelize.query<{ n: number }>("SELECT count(*)::int AS n FROM app_notes.notes WHERE title IN ('begun', 'doomed')", { type: QueryTypes.SELECT }))[0].n;
+  const before = await notes();
+  try {
+    for (let round = 0; round < rounds; round++) {
+      t.is((await call('POST', '/notes', acme.owner.headers(), { title: 'begun' })).statusCode, 200);
+      t.is((await call('POST', '/notes/failing', acme.owner.headers())).statusCode, 400);
+    }
+  } finally {
+    Query.prototype.submit = original;
+  }
+  t.is(await notes(), before + rounds, 'every commit kept its note, every failure rolled its back');
+  const begins = submitted.filter(({ text }) => text === 'BEGIN').length;
+  const carried = submitted.filter(({ withBegin }) => withBegin);
+  t.is(begins + carried.length, 2 * rounds, 'one BEGIN per transaction, never two');
+  t.is(submitted.filter(({ text }) => text === 'COMMIT').length, rounds);
+  t.is(submitted.filter(({ text }) => text === 'ROLLBACK').length, rounds);
+  if (onPostgres) {
+    // Prepared on its connection: BEGIN rides along; not yet: BEGIN is sent first, on its own.
+    const inserts = submitted.filter(({ text }) => text.startsWith('INSERT INTO "app_notes"."notes"'));
+    t.is(inserts.length, 2 * rounds);
+    t.deepEqual(inserts.map(({ withBegin }) => withBegin), inserts.map(({ prepared }) => prepared));
+    t.deepEqual(carried, inserts.filter(({ withBegin }) => withBegin), 'only the transaction\'s first statement carries it');
+    t.true(carried.length >= 2 * rounds - 2 * 10, `at most one insert of each route per connection was not prepared (${carried.length} of ${2 * rounds} carried BEGIN)`);
+  } else {
+    // The embedded database prepares with SQL PREPARE (one session): BEGIN goes on its own.
+    t.is(carried.length, 0);
+  }
+});
+
 /**
  * The statements sent on the notes table: by their text on PostgreSQL (named statements carry
  * it), on the embedded database as the EXECUTE of a name PREPAREd with that text.

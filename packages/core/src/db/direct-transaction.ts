@@ -1,5 +1,8 @@
+import pg from 'pg';
 import { Transaction, type Sequelize } from 'sequelize';
 import { nestingParent } from './cls.js';
+import { FastQuery } from './fast-query.js';
+import { deferBegin, takePendingBegin } from './pending-begin.js';
 
 interface PgConnection {
   query(text: string): Promise<unknown>;
@@ -32,6 +35,12 @@ const internals = (transaction: Transaction) => transaction as unknown as Intern
  * (docs/decisions/0025-hot-path.md). Where the runtime configures what Sequelize would add to
  * BEGIN (an isolation level, deferrable constraints), this opens the transaction through
  * Sequelize instead.
+ *
+ * BEGIN itself waits for the transaction's first statement and travels with it: the hot path
+ * (`FastQuery`, a named statement already prepared on the connection) sends BEGIN and the
+ * statement in one write and one round trip (`BeginThen` in fast-query.ts); any other first
+ * statement is sent once BEGIN has answered (as before); a transaction that sent nothing commits or rolls
+ * back without a round trip (docs/decisions/0330-begin-with-first-statement.md).
  */
 export async function beginTransaction(sequelize: Sequelize): Promise<Transaction> {
   // In a nested request (cls.ts, runNested): a savepoint of the caller's transaction.
@@ -44,13 +53,11 @@ export async function beginTransaction(sequelize: Sequelize): Promise<Transactio
   const connection = await pool.getConnection({ uuid: id });
   connection.uuid = id;
   internals(transaction).connection = connection;
-  try {
-    await connection.query('BEGIN');
-  } catch (error) {
-    // As Sequelize does: a connection in an unknown state is not given back to the pool.
-    await internals(transaction).forceCleanup();
-    throw error;
-  }
+  // On the embedded database (statements prepared in its one shared session) BEGIN is sent at once,
+  // as before: the session is then this transaction's until it ends, so a statement it prepares is
+  // not prepared by another connection meanwhile (which would fail, and abort this transaction).
+  if (connection instanceof pg.Client && FastQuery.of(sequelize)?.preparesPerConnection) deferBegin(connection);
+  else await connection.query('BEGIN');
   return transaction;
 }
 
@@ -65,7 +72,8 @@ export async function commitTransaction(transaction: Transaction): Promise<void>
   const state = internals(transaction);
   if (state.finished) throw new Error(`Transaction cannot be committed because it has been finished with state: ${state.finished}`);
   try {
-    await state.connection.query('COMMIT');
+    // Nothing was sent (no statement ran): there is nothing to commit.
+    if (!takePendingBegin(state.connection)) await state.connection.query('COMMIT');
     state.cleanup();
   } catch (error) {
     state.finished = 'commit';
@@ -82,7 +90,7 @@ export async function rollbackTransaction(transaction: Transaction): Promise<voi
   const state = internals(transaction);
   if (state.finished) throw new Error(`Transaction cannot be rolled back because it has been finished with state: ${state.finished}`);
   try {
-    await state.connection.query('ROLLBACK');
+    if (!takePendingBegin(state.connection)) await state.connection.query('ROLLBACK');
     state.cleanup();
   } catch (error) {
     await state.forceCleanup();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { ConnectionAcquireTimeoutError, QueryTypes, Sequelize, type Transaction } from 'sequelize';
+import { takePendingBegin } from './pending-begin.js';
 
 /** A statement of the request's hot path: a fixed text with `$n` parameters and a stable name. */
 export interface Statement {
@@ -34,6 +35,49 @@ function sendFor<R>(connection: PgClient, text: string, values: unknown[], name:
     if (name !== undefined) (query as unknown as { name: string }).name = name;
     connection.query(query);
   });
+}
+
+/** pg's protocol writer of a connection (what a Query writes its messages to). */
+interface PgProtocol {
+  parse(message: { text: string }): void;
+  bind(message: object): void;
+  execute(message: object): void;
+  parsedStatements: Record<string, string | undefined>;
+}
+
+type QueryCallback = (error: Error | undefined, result: StatementResult | StatementResult[]) => void;
+const PgQuery = pg.Query as unknown as new (text: string, values: unknown[], callback: QueryCallback) => { name?: string; prepare(connection: PgProtocol): void };
+
+/**
+ * A named statement that opens its connection's transaction in the same write and round trip: the
+ * BEGIN goes first as an unnamed statement of the extended protocol (Parse, Bind, Execute), then
+ * the statement's own Bind, Describe, Execute and the one Sync. The server runs BEGIN inside the
+ * implicit block the messages open, which makes it the transaction's start, then the statement
+ * in it; an error in either skips the rest to the Sync, as for any statement. pg sees one query
+ * with two results (BEGIN's, then the statement's) and one ReadyForQuery. Only for a statement
+ * already prepared on the connection: its Parse is then not sent, so BEGIN's ParseComplete, which
+ * pg counts as the statement's, tells pg nothing it did not know.
+ */
+class BeginThen extends PgQuery {
+  override prepare(connection: PgProtocol): void {
+    connection.parse({ text: 'BEGIN' });
+    connection.bind({});
+    connection.execute({});
+    super.prepare(connection);
+  }
+}
+
+function sendWithBegin<R>(connection: PgClient, statement: Statement, values: unknown[], take: (result: StatementResult) => R): Promise<R> {
+  return new Promise<R>((resolve, reject) => {
+    const query = new BeginThen(statement.text, values, (error, results) => (error ? reject(error) : resolve(take(Array.isArray(results) ? results[results.length - 1]! : results))));
+    query.name = statement.name;
+    connection.query(query as unknown as pg.Query);
+  });
+}
+
+/** Whether `statement` is prepared under its name on this connection (pg's own record). */
+function preparedOn(connection: PgClient, statement: Statement): boolean {
+  return (connection as unknown as { connection?: PgProtocol }).connection?.parsedStatements[statement.name] === statement.text;
 }
 
 interface ConnectionManager {
@@ -87,6 +131,11 @@ export class FastQuery {
     this.named = false;
   }
 
+  /** Whether statements are prepared per connection under protocol-level names (PostgreSQL), not in one shared session. */
+  get preparesPerConnection(): boolean {
+    return this.named;
+  }
+
   /** The transaction the caller runs in: the one given, else the ambient one (AsyncLocalStorage). */
   private transactionOf(transaction: Transaction | null | undefined): Transaction | null {
     if (transaction !== undefined) return transaction;
@@ -135,7 +184,11 @@ export class FastQuery {
   }
 
   private async run<R>(connection: PgClient, statement: Statement, values: unknown[], take: (result: StatementResult) => R): Promise<R> {
-    if (this.named) return sendFor(connection, statement.text, values, statement.name, take);
+    if (this.named) {
+      // The first statement of a transaction whose BEGIN waits (direct-transaction.ts) takes it along.
+      if (preparedOn(connection, statement) && takePendingBegin(connection)) return sendWithBegin(connection, statement, values, take);
+      return sendFor(connection, statement.text, values, statement.name, take);
+    }
     if (!this.sessionPrepared.has(statement.name)) await this.prepareInSession(connection, statement);
     const execute = `EXECUTE ${statement.name}(${values.map(literal).join(', ')})`;
     try {

@@ -1,0 +1,65 @@
+import pg from 'pg';
+
+interface PgConnection {
+  query(text: string): Promise<unknown>;
+}
+
+/**
+ * The connections whose transaction is open on our side but whose BEGIN has not been sent: it
+ * goes with their first statement (see `beginTransaction`).
+ */
+const pendingBegin = new WeakSet<object>();
+
+type Callback = (error: Error | null, result?: unknown) => void;
+type Query = (this: unknown, ...args: unknown[]) => unknown;
+/** pg's own `query`, looked up when called: whatever wraps it (an APM's instrumentation, a test's recorder) sees every statement. */
+const pgQuery = (): Query => pg.Client.prototype.query as unknown as Query;
+
+/**
+ * Marks `connection`'s BEGIN as pending. Until it is taken, the first statement sent with
+ * `connection.query` (Sequelize's, a savepoint's, a hot-path statement not yet prepared on this
+ * connection) sends BEGIN, and it and any statement after it wait for BEGIN's answer, in the order
+ * they came, as they did before BEGIN waited. If BEGIN fails they fail with its error and are
+ * never sent, so nothing runs outside the transaction.
+ */
+export function deferBegin(connection: PgConnection): void {
+  pendingBegin.add(connection);
+  const own = connection as unknown as { query?: Query };
+  let begun: Promise<unknown> | null = null;
+  own.query = function queryAfterBegin(...args: unknown[]): unknown {
+    if (!begun) {
+      pendingBegin.delete(connection); // sent now: no statement may carry it any more
+      begun = pgQuery().call(connection, 'BEGIN') as Promise<unknown>;
+      const restore = () => {
+        if (own.query === queryAfterBegin) delete own.query; // pg's own again (Client.prototype.query)
+      };
+      begun.then(restore, restore);
+    }
+    const send = () => pgQuery().apply(connection, args);
+    const [first] = args;
+    const last = args[args.length - 1];
+    // pg's three forms: a Query object (its callback inside), a callback last, or a promise.
+    if (first && typeof (first as { submit?: unknown }).submit === 'function') {
+      const query = first as { callback?: Callback; handleError?: (error: Error, connection: unknown) => void };
+      begun.then(send, (error: Error) => (query.callback ? query.callback(error) : query.handleError?.(error, connection)));
+      return first;
+    }
+    if (typeof last === 'function') {
+      begun.then(send, (error: Error) => (last as Callback)(error));
+      return undefined;
+    }
+    return begun.then(send);
+  };
+}
+
+/**
+ * Takes `connection`'s pending BEGIN, if it has one and nothing has sent it yet: the caller now
+ * owes the server the BEGIN (the fused hot path sends it with its statement) or, ending a
+ * transaction in which nothing was sent, nothing at all. Returns whether there was one.
+ */
+export function takePendingBegin(connection: object): boolean {
+  if (!pendingBegin.delete(connection)) return false;
+  delete (connection as { query?: unknown }).query; // pg's own again (Client.prototype.query)
+  return true;
+}
+
