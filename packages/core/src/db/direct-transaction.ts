@@ -56,8 +56,17 @@ export async function beginTransaction(sequelize: Sequelize): Promise<Transactio
   // On the embedded database (statements prepared in its one shared session) BEGIN is sent at once,
   // as before: the session is then this transaction's until it ends, so a statement it prepares is
   // not prepared by another connection meanwhile (which would fail, and abort this transaction).
-  if (connection instanceof pg.Client && FastQuery.of(sequelize)?.preparesPerConnection) deferBegin(connection);
-  else await connection.query('BEGIN');
+  if (connection instanceof pg.Client && FastQuery.of(sequelize)?.preparesPerConnection) {
+    deferBegin(connection);
+    return transaction;
+  }
+  try {
+    await connection.query('BEGIN');
+  } catch (error) {
+    // As Sequelize does: a connection in an unknown state is not given back to the pool.
+    await internals(transaction).forceCleanup();
+    throw error;
+  }
   return transaction;
 }
 

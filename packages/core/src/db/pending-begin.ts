@@ -62,4 +62,3 @@ export function takePendingBegin(connection: object): boolean {
   delete (connection as { query?: unknown }).query; // pg's own again (Client.prototype.query)
   return true;
 }
-
