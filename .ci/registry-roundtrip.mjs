@@ -420,7 +420,12 @@ await step('the registry gone: the bundle project installs again from its lockfi
   const lock = fs.readFileSync(path.join(project, 'package-lock.json'), 'utf8');
   expect(!lock.includes('127.0.0.1'), 'the lockfile names a loopback registry');
   fs.rmSync(path.join(project, 'node_modules'), { recursive: true, force: true });
-  await run('npm', ['ci', '--prefer-offline'], { cwd: project, env: plainEnv });
+  // Plain `npm ci`, as the README says. Where npm is set to leave registry addresses out of
+  // lockfiles (omit-lockfile-registry-resolved, as on CI's machines), npm ci resolves each
+  // third-party version again from the registry's package document; --prefer-offline once made it
+  // read a stale cached document that predates a version the lockfile pins (@hapi/wreck 18.1.3),
+  // and the install failed with ETARGET although the registry had it.
+  await run('npm', ['ci'], { cwd: project, env: plainEnv });
   const version = (await run('npx', ['wpk', '--version'], { cwd: project, env: plainEnv })).trim();
   expect(version === '0.1.0', `wpk --version printed ${version} after npm ci`);
 });
