@@ -81,6 +81,18 @@ test.serial('mentions, chat, calls and tasks: the members named are told, the on
   );
   t.deepEqual(await inbox(ada), [], 'nobody is told of what they did themselves');
   t.deepEqual(mails.filter((mail) => mail.to === mo.email).map((mail) => mail.subject), ['Ada mentioned you in chat', 'Ada mentioned you in chat', 'Ada added you to the group Launch', 'Ada is calling in Launch (video)', 'Ada assigned you a task']);
+  // A mail is read away from the workspace's pages: its link is the workspace's configured origin and the path.
+  const origin = `http://senders.${env.runtime.config.baseDomain}`;
+  t.deepEqual(
+    mails.filter((mail) => mail.to === mo.email).map((mail) => mail.text),
+    [
+      `Can you look at this, @Mo?\n${origin}/app/chat/chats/${chatId}/messages?after=3`,
+      'Off site',
+      `${origin}/app/chat/chats/${chatId}`,
+      `${origin}/app/chat/chats/${chatId}`,
+      `${origin}/app/tasks/tasks/22222222-2222-4222-8222-222222222222`,
+    ],
+  );
 });
 
 test.serial('a redelivered event notifies no one twice; a silenced channel stores and mails nothing', async (t) => {

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { currentTransaction, outsideTransaction } from '../db/index.js';
 import type { Mailer } from '../mail/index.js';
 import type { Pagination } from '../server/index.js';
+import { publicOrigin } from '../tenancy/index.js';
 import { channelOfKind, type NotificationChannel } from './channels.js';
 import type { PhonePushProvider, PhonePlatform } from './phone-push.js';
 import type { PreferenceService } from './preferences.js';
@@ -92,6 +93,14 @@ const present = (row: Row): NotificationView => ({
 });
 
 /** What the notification service is made of. */
+/**
+ * A notification's link as a mail carries it: a path of the workspace's pages (`/app/...`) under
+ * the workspace's configured origin; anything else (already absolute, or none) as it is.
+ */
+export function mailLinkOf(publicUrl: string, subdomain: string, link: string): string {
+  return link.startsWith('/') && !link.startsWith('//') && !link.startsWith('/\\') ? `${publicOrigin(publicUrl, subdomain)}${link}` : link;
+}
+
 export interface NotificationServiceParts {
   sequelize: Sequelize;
   logger: Logger;
@@ -101,6 +110,8 @@ export interface NotificationServiceParts {
   phonePush: PhonePushProvider;
   /** The live channel of each member's notifications (absent: no live announcements). */
   live?: NotificationLive;
+  /** The configured public URL (`PUBLIC_URL`): a mail's link is the workspace's origin under it plus the notification's path, never from a request's headers. */
+  publicUrl: string;
 }
 
 /**
@@ -159,7 +170,9 @@ export class NotificationService {
     const [workspace] = await this.sequelize.query<{ subdomain: string }>('SELECT subdomain FROM platform.workspaces WHERE id = :workspaceId', { type: QueryTypes.SELECT, replacements: { workspaceId } });
     const title = input.title.slice(0, 200);
     const body = (input.body ?? '').slice(0, 2000);
-    const text = [body, input.link ? `\n${input.link}` : ''].join('').trim();
+    // A mail is read outside the workspace's pages, so its link is absolute (a stored or pushed one stays the path the web opens).
+    const mailLink = input.link && workspace ? mailLinkOf(this.parts.publicUrl, workspace.subdomain, input.link) : input.link;
+    const text = [body, mailLink ? `\n${mailLink}` : ''].join('').trim();
     let stored = 0;
     for (const recipient of recipients) {
       const wanted = preferences.get(recipient.member_id)!;

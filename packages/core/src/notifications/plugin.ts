@@ -38,7 +38,7 @@ export const notificationsPlugin = defineCorePlugin({
     const webPush = new WebPushSender({ sequelize, logger, keys, subject: config.push.vapidSubject, ttlSeconds: config.push.ttlSeconds, allowHttp: config.push.allowHttpEndpoints });
     const phonePush: PhonePushProvider = seams.phonePush ?? (config.push.fcm ? new FcmPhonePushProvider(config.push.fcm) : new LocalPhonePushProvider());
     const preferences = new PreferenceService(sequelize);
-    const service = new NotificationService({ sequelize, logger, mailer: mail.mailer, preferences, webPush, phonePush, live: live.publisher });
+    const service = new NotificationService({ sequelize, logger, mailer: mail.mailer, preferences, webPush, phonePush, live: live.publisher, publicUrl: config.publicUrl });
     server.route(notificationEndpoints({ sequelize, sink: events.bus.sink, notifications: service, preferences, registrations: new PushRegistrations(sequelize), webPush }));
     // Every channel but `apps` is fed by events of the catalog (senders.ts).
     installNotificationSenders(events.bus, service, logger);
