@@ -140,8 +140,13 @@ test.serial('PUT /plan switches at once; an upgrade is prorated exactly on a sea
   const partial = await env.inject('GET', '/partials/invoices', { host: 'acme.localhost', cookie });
   t.is(partial.statusCode, 200);
   t.regex(String(partial.headers['content-type']), /^text\/html/);
-  const cells = [...partial.payload.matchAll(/<tr><td>(\d+)<\/td>.*?<td>(seats|usage)<\/td><td>([0-9.]+ USD)<\/td>/g)].map((match) => [match[1], match[2], match[3]]);
+  const cells = [...partial.payload.matchAll(/<tr id="invoice-[0-9a-f-]{36}"><td>(\d+)<\/td>.*?<td>(seats|usage)<\/td><td>([0-9.]+ USD)<\/td>/g)].map((match) => [match[1], match[2], match[3]]);
   t.deepEqual(cells, [['3', 'seats', '24.00 USD'], ['2', 'seats', '16.26 USD'], ['1', 'seats', '24.00 USD']]);
+
+  // The settings page shows the owner the same rows, each under its id (billing's notifications link there).
+  const settings = await env.inject('GET', '/admin/settings', { host: 'acme.localhost', cookie });
+  t.is(settings.statusCode, 200);
+  t.deepEqual([...settings.payload.matchAll(/<tr id="invoice-([0-9a-f-]{36})"><td>(\d+)<\/td>/g)].map((match) => [match[1], match[2]]), list.data.map((row: { id: string; number: number }) => [row.id, String(row.number)]));
 });
 
 test.serial('monthly → annual bills the year upfront at once; the monthly loop turns into the usage loop at its next firing; annual → monthly waits for the loop', async (t) => {

@@ -114,10 +114,12 @@ test.serial('billing tells the owner; security tells the member whose role chang
   const invoiceId = '55555555-5555-4555-8555-555555555555';
   await deliver('core.billing.invoice.payment_failed', { invoice_id: invoiceId, workspace_id: ws.id, amount: '16.00', currency: 'USD', attempt_count: 1, error: 'Your card was declined.', next_attempt_at: '2027-01-04T00:00:00.000Z' });
   await deliver('core.billing.dunning.exhausted', { workspace_id: ws.id, invoice_id: invoiceId, since: '2027-01-16T00:00:00.000Z' });
-  t.deepEqual((await inbox(ws.owner)).map((row) => [row.channel, row.title, row.body]).reverse(), [
-    ['billing', 'Payment of 16.00 USD failed', 'Your card was declined. It will be retried on 2027-01-04.'],
-    ['billing', 'The workspace is past due', 'An invoice could not be charged after every retry. Add a card to pay it.'],
+  // Each links to the invoice's row on the settings page, where the owner sees the invoices.
+  t.deepEqual((await inbox(ws.owner)).map((row) => [row.channel, row.title, row.body, row.link]).reverse(), [
+    ['billing', 'Payment of 16.00 USD failed', 'Your card was declined. It will be retried on 2027-01-04.', `/admin/settings#invoice-${invoiceId}`],
+    ['billing', 'The workspace is past due', 'An invoice could not be charged after every retry. Add a card to pay it.', `/admin/settings#invoice-${invoiceId}`],
   ]);
+  t.is(mails.at(-1)!.text, `An invoice could not be charged after every retry. Add a card to pay it.\nhttp://senders.${env.runtime.config.baseDomain}/admin/settings#invoice-${invoiceId}`);
   t.false((await inbox(ada)).some((row) => row.channel === 'billing'), 'billing is the owner\'s');
 
   // Real operations, their events delivered to the senders.

@@ -22,6 +22,11 @@ export function appPageLink(app: string, path: string): string | null {
   return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\') ? `/app/${app}${path}` : null;
 }
 
+/** Where the owner sees an invoice: its row on the workspace's settings page (`/admin/settings`, the owner's invoices). */
+export function invoiceLink(invoiceId: unknown): string {
+  return `/admin/settings#invoice-${encodeURIComponent(text(invoiceId))}`;
+}
+
 /** What a sender needs to say who did it: the names of members by id. */
 interface SenderContext {
   service: NotificationService;
@@ -128,7 +133,7 @@ export const NOTIFICATION_SENDERS: readonly NotificationSender[] = [
       kind: 'billing.invoice_issued',
       title: `New invoice: ${text(event.payload.amount)} ${text(event.payload.currency)}`,
       body: `A ${text(event.payload.kind)} invoice for ${text(event.payload.period_start).slice(0, 10)} to ${text(event.payload.period_end).slice(0, 10)} was issued; it is charged to the default card.`,
-      link: `/invoices/${text(event.payload.invoice_id)}`,
+      link: invoiceLink(event.payload.invoice_id),
       data: { invoice_id: event.payload.invoice_id },
     }),
   },
@@ -140,7 +145,7 @@ export const NOTIFICATION_SENDERS: readonly NotificationSender[] = [
       kind: 'billing.payment_failed',
       title: `Payment of ${text(event.payload.amount)} ${text(event.payload.currency)} failed`,
       body: `${text(event.payload.error)}${event.payload.next_attempt_at ? ` It will be retried on ${text(event.payload.next_attempt_at).slice(0, 10)}.` : ' No retry is left.'}`,
-      link: `/invoices/${text(event.payload.invoice_id)}`,
+      link: invoiceLink(event.payload.invoice_id),
       data: { invoice_id: event.payload.invoice_id, attempt_count: event.payload.attempt_count },
     }),
   },
@@ -152,7 +157,7 @@ export const NOTIFICATION_SENDERS: readonly NotificationSender[] = [
       kind: 'billing.past_due',
       title: 'The workspace is past due',
       body: 'An invoice could not be charged after every retry. Add a card to pay it.',
-      link: `/invoices/${text(event.payload.invoice_id)}`,
+      link: invoiceLink(event.payload.invoice_id),
       data: { invoice_id: event.payload.invoice_id },
     }),
   },

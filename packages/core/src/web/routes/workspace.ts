@@ -614,7 +614,11 @@ export function workspaceRoutes(options: { apps: AppRegistry; frontEnds: AppFron
       options: pageOptions(),
       handler: screen(async (request, h, me) => {
         const workspace = await callApi<{ data: Record<string, unknown> }>(request, 'GET', `/workspaces/${me.workspace.id}`);
-        return ok(workspace) ? page(h, 'settings', { title: 'Settings', me, details: workspace.body.data }) : refusal(h, workspace);
+        if (!ok(workspace)) return refusal(h, workspace);
+        // Billing is the owner's (GET /invoices): the owner sees the invoices here, where billing's notifications link (#invoice-{id}).
+        if (me.platform_role !== 'owner') return page(h, 'settings', { title: 'Settings', me, details: workspace.body.data });
+        const invoices = await rows<Record<string, unknown>>(request, '/invoices?per_page=50');
+        return ok(invoices.answer) ? page(h, 'settings', { title: 'Settings', me, details: workspace.body.data, owner: true, invoices: invoices.rows }) : refusal(h, invoices.answer);
       }),
     },
     {
