@@ -213,7 +213,7 @@ test('GET /apps/account/access lists the platform keys like an app lists its per
   const response = await call('GET', '/apps/account/access', acme.owner.headers());
   t.is(response.statusCode, 200);
   const data = body(response).data;
-  t.deepEqual(data.app, { slug: 'account', name: 'Account', version: null, tile: null, meters: [] });
+  t.deepEqual(data.app, { slug: 'account', name: 'Account', version: null, tile: null, meters: [], platform_requests: false });
   t.deepEqual(data.permission_matrix, { permissions: PLATFORM_PERMISSIONS.map(({ key, label, category }) => ({ key, label, category })), roles: [] });
   t.deepEqual(body(await call('GET', '/apps/account/access', plain.headers())), { error: 'Only workspace owners and admins can view app access' });
 });

@@ -230,7 +230,11 @@ test('GET /apps/{slug}/access: tile access, permission matrix, config and except
   const response = await call('GET', '/apps/notes/access', admin.headers());
   t.is(response.statusCode, 200);
   const data = body(response).data;
-  t.deepEqual(data.app, { slug: 'notes', name: 'Notes', version: '1.0.0', tile: { name: 'Notes', icon: 'note' }, meters: [{ name: 'words', description: 'One word of a note kept' }, { name: 'exports', description: 'One note exported' }] });
+  t.deepEqual(data.app, { slug: 'notes', name: 'Notes', version: '1.0.0', tile: { name: 'Notes', icon: 'note' }, meters: [{ name: 'words', description: 'One word of a note kept' }, { name: 'exports', description: 'One note exported' }], platform_requests: false });
+  // An app that calls the workspace's API as a member says so before it is installed (its manifest's platform_requests).
+  const vault = await call('GET', '/apps/ext.acme.vault/access', admin.headers());
+  t.is(vault.statusCode, 200);
+  t.like(body(vault).data, { app: { slug: 'ext.acme.vault', platform_requests: true }, tile_access: { installed: false, status: 'not_installed' } });
   t.deepEqual(data.tile_access, { installed: true, status: 'installed', access_policy: 'roles', allowed_roles: [{ id: readers, name: 'Readers' }], redlist: [] });
   t.deepEqual(
     data.permission_matrix.permissions.map((permission: { key: string }) => permission.key),

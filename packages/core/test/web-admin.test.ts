@@ -1,12 +1,12 @@
 import test from 'ava';
 import { QueryTypes } from 'sequelize';
 import type { Page } from 'playwright-core';
-import { NOTES_DIR } from './helpers/apps.js';
+import { NOTES_DIR, VAULT_DIR } from './helpers/apps.js';
 import { nodeTotp } from './helpers/identity-totp.js';
 import { checkPage, declareWebEnv, fillAndSubmit, openContexts } from './helpers/web.js';
 
 let workspaceId: string;
-const web = declareWebEnv(test, { apps: [{ dir: NOTES_DIR, firstParty: true }], configFile: false }, async (started, acmeId) => {
+const web = declareWebEnv(test, { apps: [{ dir: NOTES_DIR, firstParty: true }, { dir: VAULT_DIR }], configFile: false }, async (started, acmeId) => {
   workspaceId = acmeId;
   // 11 more members: with 5 a page, the member list has 3 pages.
   for (let index = 1; index <= 11; index += 1) {
@@ -36,6 +36,9 @@ test.serial('apps: install, edit a role’s permission matrix and the app’s se
   await page.goto(web.url('acme', '/admin/apps'));
   // What the app bills is shown before it is installed (its manifest's meters).
   t.is(await page.locator('#meters-notes').textContent(), "Bills metered usage (on the workspace's usage invoice): words One word of a note kept; exports One note exported");
+  // And whether it calls the workspace's API as a member (its manifest's platform_requests): Vault does, Notes does not.
+  t.is(await page.locator('[id="platform-requests-ext.acme.vault"]').textContent(), "Calls this workspace's API as the member it acts for: only within the permission keys it names for each call, and never beyond that member's own permissions.");
+  t.is(await page.locator('[id="platform-requests-notes"]').count(), 0);
   await page.getByRole('button', { name: 'Install Notes' }).click();
   t.is(page.url(), web.url('acme', '/admin/apps?done=installed'));
   await checkPage(t, page, 'apps (375 px)');

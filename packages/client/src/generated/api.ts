@@ -17173,6 +17173,8 @@ export interface components {
                     name: string;
                     description: string;
                 }[];
+                /** @description Whether the app calls the workspace's API as the member it acts for (its manifest's platform_requests; ctx.platform.request): within the scopes it names, never beyond that member's own permissions */
+                platform_requests: boolean;
             };
             tile_access: {
                 installed: boolean;

@@ -83,7 +83,7 @@ declare module '@hapi/hapi' {
  */
 export function platformAccessOverview() {
   return {
-    app: { slug: PLATFORM_NAMESPACE, name: 'Account', version: null, tile: null, meters: [] },
+    app: { slug: PLATFORM_NAMESPACE, name: 'Account', version: null, tile: null, meters: [], platform_requests: false },
     tile_access: { installed: true, status: 'installed', access_policy: 'everyone', allowed_roles: [], redlist: [] },
     permission_matrix: { permissions: PLATFORM_PERMISSIONS.map(({ key, label, category }) => ({ key, label, category })), roles: [] },
     config: { schema: null, defaults: null, document: null },

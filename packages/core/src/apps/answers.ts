@@ -58,6 +58,7 @@ export const APP_ACCESS_OVERVIEW: ObjectSchema = recordSchema({
     version: Joi.string().allow(null),
     tile: Joi.object().unknown(true).allow(null),
     meters: Joi.array().items(recordSchema({ name: Joi.string(), description: Joi.string() })).description("The meters the app bills usage on (its manifest's meters; ctx.usage.record): the platform bills their microns on the workspace's usage invoice"),
+    platform_requests: Joi.boolean().description("Whether the app calls the workspace's API as the member it acts for (its manifest's platform_requests; ctx.platform.request): within the scopes it names, never beyond that member's own permissions"),
   }),
   tile_access: recordSchema({
     installed: Joi.boolean(),

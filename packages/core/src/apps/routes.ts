@@ -216,7 +216,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
           { type: QueryTypes.SELECT, replacements: { workspace } },
         );
         return single(request, {
-          app: { slug: app.namespace, name: app.manifest.name, version: app.manifest.version, tile: app.manifest.tile ?? { name: app.manifest.name, icon: 'app' }, meters: (app.manifest.meters ?? []).map(({ name, description }) => ({ name, description })) },
+          app: { slug: app.namespace, name: app.manifest.name, version: app.manifest.version, tile: app.manifest.tile ?? { name: app.manifest.name, icon: 'app' }, meters: (app.manifest.meters ?? []).map(({ name, description }) => ({ name, description })), platform_requests: app.manifest.platform_requests === true },
           tile_access: {
             installed,
             status: row ? row.status : 'not_installed',
