@@ -83,3 +83,16 @@ test('nothing matching: the answer says so', async (t) => {
   const answer = body(await ask(world.agent.headers(), { app: 'desk', q: 'quarterly taxes' })).data;
   t.deepEqual(answer, { app: 'desk', q: 'quarterly taxes', model: null, answer: 'Nothing in Desk matches "quarterly taxes".', records: [] });
 });
+
+test('a record with readers answers only for its readers, as search finds it only for them', async (t) => {
+  // The agent's private ticket (readers: the agent); the owner holds every key of desk but is not among its readers.
+  await env.runtime.search.upsert(world.ws.id, 'desk', { type: 'ticket', id: '9', badge: 'T-9', title: 'Retrospective of the reorganisation', subtitle: 'Kept for the agent', url: '/desk/tickets/9', names: ['Retrospective of the reorganisation'], details: ['Kept for the agent'], readers: [world.agent.memberId] });
+  const agent = body(await ask(world.agent.headers(), { app: 'desk', q: 'retrospective' })).data;
+  t.deepEqual(agent.records, [{ type: 'ticket', id: 'T-9', title: 'Retrospective of the reorganisation', subtitle: 'Kept for the agent', url: '/desk/tickets/9' }]);
+  const owner = body(await ask(world.ws.owner.headers(), { app: 'desk', q: 'retrospective' })).data;
+  t.deepEqual(owner.records, []);
+  t.is(owner.answer, 'Nothing in Desk matches "retrospective".');
+  const search = await env.runtime.server.inject({ method: 'GET', url: '/search?app=desk&q=retrospective', headers: world.ws.owner.headers() });
+  t.is(search.statusCode, 200);
+  t.deepEqual(body(search).data, []);
+});

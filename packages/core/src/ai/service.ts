@@ -1,7 +1,7 @@
 import type { Request } from '@hapi/hapi';
 import { AccessDenied, APP_ACCESS_DENIED } from '../access/index.js';
 import { appSearchAccess, type AppRegistry, type InstallationService } from '../apps/index.js';
-import { permittedTypes, type SearchIndex } from '../search/index.js';
+import { permittedTypes, searchReaderOf, type SearchIndex } from '../search/index.js';
 import type { Sequelize } from 'sequelize';
 import { ChatModelError, type ChatMessage, type ChatModel } from './chat-model.js';
 import { retrieve } from './retrieval.js';
@@ -51,7 +51,8 @@ export function listingOf(appName: string, q: string, records: readonly AnswerRe
 /**
  * `POST /ai/commands`: a question about one app, answered from the records of that app the
  * caller may read. The app must be open to the caller (else the layer-4 refusal); only the
- * searchable types whose keys the caller holds are searched, so nothing else can reach the model.
+ * searchable types whose keys the caller holds are searched, and a record with readers only when
+ * the caller is one of them (as search), so nothing else can reach the model.
  */
 export class AiCommandService {
   private readonly access;
@@ -68,7 +69,7 @@ export class AiCommandService {
     const declared = await this.access.searchableTypes(app);
     const types = permittedTypes(app, declared, await this.access.heldKeys(request, app));
     const typeLabels = new Map(declared.map((type) => [type.type, type.label]));
-    const hits = await retrieve(this.parts.index, request.app.workspace!.id, app, types.map((type) => type.type), q);
+    const hits = await retrieve(this.parts.index, request.app.workspace!.id, app, types.map((type) => type.type), q, searchReaderOf(request));
     const records = hits.map((hit) => ({ type: hit.type, id: hit.id, title: hit.title, subtitle: hit.subtitle, url: hit.url }));
     const appName = loaded.manifest.name;
     const model = this.parts.model;

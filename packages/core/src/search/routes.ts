@@ -6,6 +6,16 @@ import { permittedTypes, type SearchAccess } from './access.js';
 import { filtersToQuery, parseFilters, type FilterInput, type SearchFilters } from './filters.js';
 import type { SearchIndex } from './search-index.js';
 
+/**
+ * Whom a search reads for: the caller's member id. Records with readers (a member's private
+ * file, a private call) are found by those members only, owners and admins included; every
+ * reader of the index on a member's behalf (search, AI commands) passes it.
+ */
+export function searchReaderOf(request: Request): string {
+  const reader = (request.auth.credentials as { member?: { id?: unknown } } | null)?.member?.id;
+  return typeof reader === 'string' ? reader : '';
+}
+
 export interface SearchRoutesOptions {
   index: SearchIndex;
   access: SearchAccess;
@@ -65,14 +75,12 @@ async function search(request: Request, options: SearchRoutesOptions, input: Sea
   const allowed = new Set(permittedTypes(input.app, declared, await access.heldKeys(request, input.app)).map((entry) => entry.type));
   const types = (input.types ?? declared.map((entry) => entry.type)).filter((type) => allowed.has(type));
   const pagination = parsePagination(pageQuery);
-  // Records with readers (a member's private file) are found by those members only, owners and admins included.
-  const reader = (request.auth.credentials as { member?: { id?: unknown } } | null)?.member?.id;
   const page = await index.search(workspace.id, input.app, {
     q: input.q,
     types,
     typeOrder: input.types !== undefined,
     filters: input.filters,
-    reader: typeof reader === 'string' ? reader : '',
+    reader: searchReaderOf(request),
     limit: pagination.limit,
     offset: pagination.offset,
   });

@@ -16,7 +16,7 @@ export interface SearchQuery {
   /** True when the caller chose the types: results come in this type order, best first within each. */
   typeOrder: boolean;
   filters: SearchFilters;
-  /** The searching member's id: records with readers are found only by those members. Absent: no such restriction. */
+  /** The searching member's id: records with readers are found only by those members. Absent: no such restriction, so every read on a member's behalf passes it (`searchReaderOf`). */
   reader?: string;
   limit: number;
   offset: number;
