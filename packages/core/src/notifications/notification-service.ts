@@ -92,7 +92,6 @@ const present = (row: Row): NotificationView => ({
   created_at: new Date(row.created_at).toISOString(),
 });
 
-/** What the notification service is made of. */
 /**
  * A notification's link as a mail carries it: a path of the workspace's pages (`/app/...`) under
  * the workspace's configured origin; anything else (already absolute, or none) as it is.
@@ -101,6 +100,7 @@ export function mailLinkOf(publicUrl: string, subdomain: string, link: string): 
   return link.startsWith('/') && !link.startsWith('//') && !link.startsWith('/\\') ? `${publicOrigin(publicUrl, subdomain)}${link}` : link;
 }
 
+/** What the notification service is made of. */
 export interface NotificationServiceParts {
   sequelize: Sequelize;
   logger: Logger;
