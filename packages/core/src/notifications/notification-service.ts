@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { currentTransaction, outsideTransaction } from '../db/index.js';
 import type { Mailer } from '../mail/index.js';
 import type { Pagination } from '../server/index.js';
-import { publicOrigin } from '../tenancy/index.js';
+import { isHostPath, publicOrigin } from '../tenancy/index.js';
 import { channelOfKind, type NotificationChannel } from './channels.js';
 import type { PhonePushProvider, PhonePlatform } from './phone-push.js';
 import type { PreferenceService } from './preferences.js';
@@ -97,7 +97,7 @@ const present = (row: Row): NotificationView => ({
  * the workspace's configured origin; anything else (already absolute, or none) as it is.
  */
 export function mailLinkOf(publicUrl: string, subdomain: string, link: string): string {
-  return link.startsWith('/') && !link.startsWith('//') && !link.startsWith('/\\') ? `${publicOrigin(publicUrl, subdomain)}${link}` : link;
+  return isHostPath(link) ? `${publicOrigin(publicUrl, subdomain)}${link}` : link;
 }
 
 /** What the notification service is made of. */

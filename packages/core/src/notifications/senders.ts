@@ -1,6 +1,7 @@
 import type { ParsedDelivery } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import { conventionalHandlerPath, type EventBus } from '../events/index.js';
+import { isHostPath } from '../tenancy/index.js';
 import type { NotificationChannel } from './channels.js';
 import type { NotificationInput, NotificationService, Recipient } from './notification-service.js';
 
@@ -19,7 +20,7 @@ const ids = (list: unknown) => (Array.isArray(list) ? list.map(memberIdOf).filte
  * but an app path (`/...`, not `//...`).
  */
 export function appPageLink(app: string, path: string): string | null {
-  return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\') ? `/app/${app}${path}` : null;
+  return isHostPath(path) ? `/app/${app}${path}` : null;
 }
 
 /** Where the owner sees an invoice: its row on the workspace's settings page (`/admin/settings`, the owner's invoices). */

@@ -58,4 +58,13 @@ export function publicOrigin(publicUrl: string, subdomain: string | null): strin
 }
 
 const ORIGINS_KEPT = 10_000;
+
+/**
+ * Whether `value` is a path of the host it is read on (`/members?x=1`), not another site a browser
+ * would go to (`//evil.test`, `/\evil.test`, `https://...`): where a redirect, a notification's
+ * link or a mailed link may lead.
+ */
+export function isHostPath(value: string): boolean {
+  return value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\');
+}
 const origins = new Map<string, string>();

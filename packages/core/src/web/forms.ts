@@ -1,3 +1,4 @@
+import { isHostPath } from '../tenancy/index.js';
 import type { ApiAnswer } from './api.js';
 
 /** A form's state for its template: the values to show again and the errors beside each field. */
@@ -52,7 +53,7 @@ export function formValues(payload: unknown, names: string[]): Record<string, st
  */
 export function safeNext(value: unknown): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > 2000) return '/';
-  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  if (!isHostPath(value)) return '/';
   // Control characters and backslashes: browsers read some of them as a host separator.
   if ([...value].some((char) => char.charCodeAt(0) < 0x20 || char === '\\')) return '/';
   return value;
