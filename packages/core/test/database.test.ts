@@ -260,7 +260,10 @@ test('in-memory embedded databases start from the kept image of a fresh cluster,
   }
 });
 
-test('the embedded database states its limit: a statement that waited past the threshold for its one session is a warning, once an interval', async (t) => {
+// Serial: it times a wait on one embedded database, and this file's other tests run their own
+// embedded databases (PGlite's WebAssembly) in this same thread, which can hold the statement off
+// the queue for over a second (it waited under the threshold once in CI, and no warning came).
+test.serial('the embedded database states its limit: a statement that waited past the threshold for its one session is a warning, once an interval', async (t) => {
   const warnings: Array<{ msg: string; waited_ms: number; queued: number }> = [];
   const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line)) });
   const database = await Database.open({ inMemory: true, logger, embeddedWaitWarnMs: 300 });
