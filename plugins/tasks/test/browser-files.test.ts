@@ -56,6 +56,7 @@ test.serial("a task's files are chosen in the shell's file picker and open in Fi
   t.deepEqual(await accessibilityViolations(page), [], 'axe: the shell\'s file picker');
   await dialog.getByLabel('Search').fill('launch');
   await dialog.getByLabel('unrelated.txt').waitFor({ state: 'detached' });
+  t.deepEqual(await dialog.getByRole('alert').allTextContents(), [], 'the search answered');
   await dialog.getByLabel('launch-brief.txt').check();
   await dialog.getByLabel('Search').fill('');
   await dialog.getByLabel('budget.csv').check();

@@ -18,6 +18,8 @@ abstract class PickerDialog<T extends { id: string }> extends LitElement {
   context: ShellContext | null = null;
   private answer: ((picked: T[]) => void) | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The number of the latest search: an answer to an earlier one, arriving late, is dropped. */
+  private searches = 0;
 
   constructor() {
     super();
@@ -43,6 +45,10 @@ abstract class PickerDialog<T extends { id: string }> extends LitElement {
     this.heading = options.title.slice(0, 200);
     this.multiple = options.multiple;
     this.chosen = new Set();
+    // A new pick starts from the whole list: what was typed for the last one goes with it.
+    clearTimeout(this.timer);
+    const filter = this.renderRoot.querySelector('wa-input') as (HTMLElement & { value: string }) | null;
+    if (filter) filter.value = '';
     await this.search('');
     (this.renderRoot.querySelector('wa-dialog') as Dialog).open = true;
     return new Promise((resolve) => {
@@ -51,14 +57,20 @@ abstract class PickerDialog<T extends { id: string }> extends LitElement {
   }
 
   private async search(query: string): Promise<void> {
+    const number = ++this.searches;
     this.loading = true;
     try {
-      this.choices = await this.find(query);
+      const found = await this.find(query);
+      if (number !== this.searches) return;
+      this.choices = found;
       this.error = null;
     } catch (error) {
+      if (number !== this.searches) return;
+      // The list no longer answers what was typed: it goes, and the error says why.
+      this.choices = [];
       this.error = error instanceof Error ? error.message : String(error);
     } finally {
-      this.loading = false;
+      if (number === this.searches) this.loading = false;
     }
   }
 
