@@ -101,13 +101,28 @@ test('a malformed document is a programming error naming the field', async (t) =
   await t.throwsAsync(s.index.upsert(s.acme.id, 'i-bad', doc('item', '1', ['x'], { filters: { size: -3 } })), { instanceOf: TypeError, message: 'search document: filters.size must be a whole number of 0 or more' });
 });
 
+test('a reader may be a platform role: a record read by role:admin is found by the admins and by the members it names, and by nobody else', async (t) => {
+  const found = async (reader: string[]) => {
+    const page = await s.index.search(s.acme.id, 'i-roles', { q: 'minutes', types: ['item'], typeOrder: false, filters: { attributes: {} }, reader, limit: 100, offset: 0 });
+    return page.rows.map((row) => row.title);
+  };
+  const alice = '00000000-0000-4000-8000-00000000000a';
+  const bob = '00000000-0000-4000-8000-00000000000b';
+  await s.index.upsert(s.acme.id, 'i-roles', { ...doc('item', '1', ['Board minutes']), readers: ['role:admin', alice] });
+  t.deepEqual(await found([bob, 'role:admin']), ['Board minutes'], 'an admin, through the role');
+  t.deepEqual(await found([alice, 'role:member']), ['Board minutes'], 'a member named by id');
+  t.deepEqual(await found([bob, 'role:member']), [], 'a member named by neither');
+  t.deepEqual(await found([bob, 'role:owner']), [], 'an owner is not an admin here');
+  t.deepEqual(await found([]), [], 'a caller with no name finds no record with readers');
+});
+
 test('an empty names list falls back to the title', async (t) => {
   await s.index.upsert(s.acme.id, 'i-title', { type: 'item', id: '1', title: 'Fallback heading', url: '/x', names: [] });
   t.deepEqual(await titles('i-title', 'fallback heading'), ['Fallback heading']);
 });
 
 test('a record with readers is found only by those members; one without by every searcher; readers are replaced with the record', async (t) => {
-  const found = async (reader: string | undefined) => {
+  const found = async (reader: string[] | undefined) => {
     const page = await s.index.search(s.acme.id, 'i-readers', { q: 'ledger', types: ['item'], typeOrder: false, filters: { attributes: {} }, reader, limit: 100, offset: 0 });
     return page.rows.map((row) => row.title).sort();
   };
@@ -115,11 +130,12 @@ test('a record with readers is found only by those members; one without by every
   const bob = '00000000-0000-4000-8000-00000000000b';
   await s.index.upsert(s.acme.id, 'i-readers', { ...doc('item', '1', ['Private ledger']), readers: [alice] });
   await s.index.upsert(s.acme.id, 'i-readers', doc('item', '2', ['Public ledger']));
-  t.deepEqual(await found(alice), ['Private ledger', 'Public ledger']);
-  t.deepEqual(await found(bob), ['Public ledger']);
+  t.deepEqual(await found([alice, 'role:member']), ['Private ledger', 'Public ledger']);
+  t.deepEqual(await found([bob, 'role:admin']), ['Public ledger']);
   t.deepEqual(await found(undefined), ['Private ledger', 'Public ledger'], 'no reader given: no restriction (internal callers)');
   await s.index.upsert(s.acme.id, 'i-readers', { ...doc('item', '1', ['Private ledger']), readers: [bob] });
-  t.deepEqual(await found(alice), ['Public ledger']);
-  t.deepEqual(await found(bob), ['Private ledger', 'Public ledger']);
-  await t.throwsAsync(s.index.upsert(s.acme.id, 'i-readers', { ...doc('item', '3', ['x']), readers: [''] }), { instanceOf: TypeError, message: 'search document: readers must be an array of at most 1000 member ids' });
+  t.deepEqual(await found([alice, 'role:member']), ['Public ledger']);
+  t.deepEqual(await found([bob, 'role:admin']), ['Private ledger', 'Public ledger']);
+  await t.throwsAsync(s.index.upsert(s.acme.id, 'i-readers', { ...doc('item', '3', ['x']), readers: [''] }), { instanceOf: TypeError, message: 'search document: readers must be an array of at most 1000 member ids or role names' });
+  await t.throwsAsync(s.index.upsert(s.acme.id, 'i-readers', { ...doc('item', '3', ['x']), readers: [alice, 'role:guest'] }), { instanceOf: TypeError, message: 'search document: readers: role:guest names no platform role (role:owner, role:admin or role:member)' });
 });

@@ -215,7 +215,7 @@ test.serial('sharing: members and roles at view, comment or edit; links by token
   t.like((await cay.get(`/papers/${id}`)).body.data, { level: 'comment' });
 });
 
-test.serial('a share to the member role names every member, the owner and admins through a key scoped without papers.papers.manage included: search finds the paper for exactly those who may open it', async (t) => {
+test.serial('a share to a role names its members (member: every member, owner and admins included), through a key scoped without papers.papers.manage too: search finds the paper for exactly those who may open it', async (t) => {
   const id = await newPaper(ann, 'Town hall', doc('Quarterly numbers for everyone.'));
   const [ownerKey, adminKey] = await Promise.all([world.owner.apiKey({ scopes: ['papers.papers.read'] }), (await world.member(['papers.papers.read'], { platformRole: 'admin' })).apiKey({ scopes: ['papers.papers.read'] })]);
   const seen = async (caller: TestCaller) => {
@@ -231,6 +231,12 @@ test.serial('a share to the member role names every member, the owner and admins
   const every = { opens: 200, found: true, shared: true };
   t.deepEqual(await all(), { ownerKey: every, adminKey: every, cay: every }, 'shared with every member: whoever finds it opens it');
   t.like((await ownerKey.get(`/papers/${id}`)).body.data, { level: 'view' });
+
+  // A share to the admin role: the admins open and find it, the owner (a role of its own) and members do not.
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'role', principal_id: 'admin', level: 'view' }] });
+  t.deepEqual(await all(), { ownerKey: none, adminKey: every, cay: none }, 'shared with the admins');
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'role', principal_id: 'owner', level: 'view' }] });
+  t.deepEqual(await all(), { ownerKey: every, adminKey: none, cay: none }, 'shared with the owners');
 
   await ann.put(`/papers/${id}/shares`, { shares: [] });
   t.deepEqual(await all(), { ownerKey: none, adminKey: none, cay: none }, 'unshared: gone from search as from the paper');

@@ -27,9 +27,9 @@ export function keywordsOf(question: string): string[] {
  * The records of `types` (the ones the caller may read, already decided) that match the
  * question best: each keyword is searched on its own in the platform index; a record matching
  * more keywords ranks first, then by summed score, then by title. Nothing outside `types` is read,
- * and a record with readers only when `reader` (the asking member's id) is one of them, as search.
+ * and a record with readers only when it names the asking member (`reader`, as search).
  */
-export async function retrieve(index: SearchIndex, workspaceId: string, app: string, types: readonly string[], question: string, reader: string): Promise<SearchHit[]> {
+export async function retrieve(index: SearchIndex, workspaceId: string, app: string, types: readonly string[], question: string, reader: readonly string[]): Promise<SearchHit[]> {
   if (types.length === 0) return [];
   const found = new Map<string, { hit: SearchHit; words: number; score: number }>();
   for (const word of keywordsOf(question)) {

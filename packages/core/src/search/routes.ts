@@ -7,13 +7,16 @@ import { filtersToQuery, parseFilters, type FilterInput, type SearchFilters } fr
 import type { SearchIndex } from './search-index.js';
 
 /**
- * Whom a search reads for: the caller's member id. Records with readers (a member's private
- * file, a private call) are found by those members only, owners and admins included; every
- * reader of the index on a member's behalf (search, AI commands) passes it.
+ * Whom a search reads for: the names the caller answers to, their member id and
+ * `role:{platform role}`. Records with readers (a member's private file, a private call, a paper
+ * shared with the admins) are found only by the members they name, by id or by role; owners and
+ * admins are not added to anything else. Every reader of the index on a member's behalf (search,
+ * AI commands) passes it.
  */
-export function searchReaderOf(request: Request): string {
-  const reader = (request.auth.credentials as { member?: { id?: unknown } } | null)?.member?.id;
-  return typeof reader === 'string' ? reader : '';
+export function searchReaderOf(request: Request): string[] {
+  const member = (request.auth.credentials as { member?: { id?: unknown; platformRole?: unknown } } | null)?.member;
+  if (typeof member?.id !== 'string') return [];
+  return typeof member.platformRole === 'string' ? [member.id, `role:${member.platformRole}`] : [member.id];
 }
 
 export interface SearchRoutesOptions {

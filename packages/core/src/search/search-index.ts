@@ -16,8 +16,12 @@ export interface SearchQuery {
   /** True when the caller chose the types: results come in this type order, best first within each. */
   typeOrder: boolean;
   filters: SearchFilters;
-  /** The searching member's id: records with readers are found only by those members. Absent: no such restriction, so every read on a member's behalf passes it (`searchReaderOf`). */
-  reader?: string;
+  /**
+   * The names the searching member answers to (`searchReaderOf`: their id and `role:{platform role}`):
+   * a record with readers is found only when one of its readers is among them. Absent: no such
+   * restriction, so every read on a member's behalf passes it.
+   */
+  reader?: readonly string[];
   limit: number;
   offset: number;
 }
@@ -81,13 +85,18 @@ interface RecordFilters {
   attributes: Record<string, string>;
 }
 
-/** The record's readers (member ids), or null when everyone who may search its type finds it. */
+/** The platform roles a record's readers may name. */
+const READER_ROLES = new Set(['role:owner', 'role:admin', 'role:member']);
+
+/** The record's readers (member ids, `role:` names), or null when everyone who may search its type finds it. */
 function recordReaders(document: SearchDocument): string[] | null {
   const readers: unknown = document.readers;
   if (readers === undefined || readers === null) return null;
   if (!Array.isArray(readers) || readers.length > 1000 || readers.some((reader) => typeof reader !== 'string' || reader.length < 1 || reader.length > 200)) {
-    throw new TypeError('search document: readers must be an array of at most 1000 member ids');
+    throw new TypeError('search document: readers must be an array of at most 1000 member ids or role names');
   }
+  const role = (readers as string[]).find((reader) => reader.startsWith('role:') && !READER_ROLES.has(reader));
+  if (role !== undefined) throw new TypeError(`search document: readers: ${role} names no platform role (role:owner, role:admin or role:member)`);
   return [...new Set(readers as string[])];
 }
 
@@ -351,7 +360,7 @@ export class SearchIndex {
     if (filters.before) where.push(`r.record_date < ${param(filters.before.toISOString(), '::timestamptz')}`);
     if (filters.minSize !== undefined) where.push(`r.size >= ${param(filters.minSize, '::bigint')}`);
     if (filters.maxSize !== undefined) where.push(`r.size <= ${param(filters.maxSize, '::bigint')}`);
-    if (query.reader !== undefined) where.push(`(r.readers IS NULL OR r.readers @> ARRAY[${param(query.reader, '::text')}])`);
+    if (query.reader !== undefined) where.push(`(r.readers IS NULL OR r.readers && ${param([...query.reader], '::text[]')})`);
     for (const [name, values] of Object.entries(filters.attributes)) {
       where.push(`(r.attributes ->> ${param(name, '::text')}) = ANY(${param(values, '::text[]')})`);
     }

@@ -342,8 +342,9 @@ export interface SearchDocument {
   /** Filterable attributes (the file picker's `owner`, `type`, ...). */
   filters?: Record<string, string | number | boolean | null>;
   /**
-   * The member ids who may find the record (a member's private file, a direct chat), at most
-   * 1000; absent or null: everyone who may search its type. Owners and admins are not added.
+   * Who may find the record (a member's private file, a direct chat), at most 1000 names: member
+   * ids, and `role:owner`, `role:admin`, `role:member` for whoever holds that workspace role;
+   * absent or null: everyone who may search its type. Owners and admins are not added.
    */
   readers?: string[] | null;
 }

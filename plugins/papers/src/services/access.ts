@@ -63,12 +63,17 @@ export function ensureLevel(ctx: Caller, level: Level, needed: Level, action: st
   if (needed === 'comment' && !ctx.permissions.has('papers.comments.create')) throw new ForbiddenError(`You may not ${action} this paper: papers.comments.create is needed`);
 }
 
-/** The ids of every member the paper is shared with directly or through a department, and its owner; null when a share to the `member` role opens it to every member (`shareNames`). */
+/**
+ * The paper's search readers: its owner, the members it is shared with directly or through a
+ * department, and `role:owner` or `role:admin` for a share to that workspace role; null when a
+ * share to the `member` role opens it to every member (`shareNames`).
+ */
 export async function readersOf(ctx: { db: AppDb<Models> }, paper: Paper): Promise<string[] | null> {
   const shares = await ctx.db.shares.findAll({ where: { paper_id: paper.id } });
   if (shares.some((share) => share.principal_type === 'role' && share.principal_id === 'member')) return null;
   const inDepartments = await membersOf(ctx, shares.filter((share) => share.principal_type === 'department').map((share) => share.principal_id));
-  return [...new Set([paper.owner_id, ...shares.filter((share) => share.principal_type === 'member').map((share) => share.principal_id), ...inDepartments])].slice(0, 1000);
+  const roles = shares.filter((share) => share.principal_type === 'role').map((share) => `role:${share.principal_id}`);
+  return [...new Set([...roles, paper.owner_id, ...shares.filter((share) => share.principal_type === 'member').map((share) => share.principal_id), ...inDepartments])].slice(0, 1000);
 }
 
 /** Whether `member` may open the paper (`levelOf`, read for someone other than the caller, their keys read fresh): mentions, and who loses its live channel. */
