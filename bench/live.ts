@@ -297,6 +297,9 @@ try {
   const machineAfter = machineBefore === null ? null : machineBusyCpuMs();
   const secondAfter = secondCpu();
   const secondMs = secondBefore === null || secondAfter === null ? 0 : secondAfter - secondBefore;
+  const thisMs = (cpu.user + cpu.system) / 1000;
+  const restMs = machineBefore === null || machineAfter === null ? null : machineAfter - machineBefore - thisMs - secondMs;
+  const shareOfWindow = (cpuMs: number) => `${((cpuMs / windowMs) * 100).toFixed(0)} % of one core`;
   if (profiler) {
     const { profile } = await profiler.post('Profiler.stop');
     writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
@@ -330,11 +333,9 @@ try {
       ['post → receive p99', ms(percentile(latencies, 99))],
       ['post → receive max', ms(Math.max(...latencies))],
       ['measured window', `${(windowMs / 1000).toFixed(1)} s (posting, then the last deliveries): the CPU figures below are shares of it`],
-      ['this process CPU', `${(((cpu.user + cpu.system) / 1000 / windowMs) * 100).toFixed(0)} % of one core`],
-      ...(second ? [['the second server process CPU', `${((secondMs / windowMs) * 100).toFixed(0)} % of one core`]] : []),
-      ...(machineAfter === null || machineBefore === null
-        ? []
-        : [['the rest of the machine', `${(((machineAfter - machineBefore - (cpu.user + cpu.system) / 1000 - secondMs) / windowMs) * 100).toFixed(0)} % of one core (${((machineAfter - machineBefore - (cpu.user + cpu.system) / 1000 - secondMs) / Math.max(1, accepted)).toFixed(2)} ms per accepted post: PostgreSQL on a quiet machine)`]]),
+      ['this process CPU', shareOfWindow(thisMs)],
+      ...(second ? [['the second server process CPU', shareOfWindow(secondMs)]] : []),
+      ...(restMs === null ? [] : [['the rest of the machine', `${shareOfWindow(restMs)} (${(restMs / Math.max(1, accepted)).toFixed(2)} ms per accepted post: PostgreSQL on a quiet machine)`]]),
       ['load average', loadAverage()],
     ].map(([figure, value]) => ({ figure, value })),
   );
