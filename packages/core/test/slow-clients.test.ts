@@ -69,6 +69,50 @@ test('a request sent in full is answered as usual', async (t) => {
   t.regex(answer, /^HTTP\/1\.1 200 OK\r\n/);
 });
 
+/** PUTs `chunks` of `size` bytes to a signed link, `gapMs` apart, on one connection: the answer's head and body. */
+function trickle(path: string, chunks: number, size: number, gapMs: number): Promise<{ head: string; body: string; ms: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const received: Buffer[] = [];
+    const socket = net.connect(port, '127.0.0.1', async () => {
+      socket.write(`PUT ${path} HTTP/1.1\r\nHost: acme.localhost\r\nContent-Type: text/plain\r\nContent-Length: ${chunks * size}\r\nConnection: close\r\n\r\n`);
+      for (let sent = 0; sent < chunks && !socket.destroyed; sent += 1) {
+        await new Promise((next) => setTimeout(next, gapMs));
+        if (!socket.destroyed) socket.write(Buffer.alloc(size, 0x61 + sent));
+      }
+    });
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      const [head = '', body = ''] = Buffer.concat(received).toString('utf8').split('\r\n\r\n');
+      resolve({ head, body, ms: Date.now() - started });
+    });
+  });
+}
+
+test('a file sent to a signed link may take longer than the request timeout while it keeps coming; a pause longer than the timeout is answered 408', async (t) => {
+  const { workspaces, storage } = env.runtime;
+  const workspace = (await workspaces.findBySubdomain('acme'))!;
+  const scope = { workspaceId: workspace.id, subdomain: 'acme', namespace: 'drive' };
+  // 12 chunks 200 ms apart: 2.4 s in all, almost five times the 500 ms timeout, never a pause over it.
+  const steady = await trickle(new URL((await storage.signedUploadUrl(scope, 'steady.txt', {})).url).pathname, 12, 1000, 200);
+  t.regex(steady.head, /^HTTP\/1\.1 200 OK\r\n/, steady.body);
+  t.true(steady.ms > 4 * TIMEOUT_MS, `${steady.ms} ms`);
+  t.like(JSON.parse(steady.body).data, { key: 'steady.txt', size_bytes: 12_000 });
+  const stored = await storage.get(scope, 'steady.txt');
+  const bytes: Buffer[] = [];
+  for await (const chunk of stored!.body) bytes.push(Buffer.from(chunk as Uint8Array));
+  t.deepEqual(Buffer.concat(bytes), Buffer.concat(Array.from({ length: 12 }, (_, at) => Buffer.alloc(1000, 0x61 + at))));
+
+  // The second chunk comes 1.2 s after the first: the pause is over the timeout, and nothing is stored.
+  const paused = await trickle(new URL((await storage.signedUploadUrl(scope, 'paused.txt', {})).url).pathname, 2, 1000, 1200);
+  t.regex(paused.head, /^HTTP\/1\.1 408 Request Timeout\r\n/);
+  t.regex(paused.head, /\r\nconnection: close\r\n/i);
+  t.deepEqual(JSON.parse(paused.body), { error: `The request was not received in full within ${TIMEOUT_MS} ms` });
+  t.true(paused.ms < 1200 + 8 * TIMEOUT_MS, `${paused.ms} ms`);
+  t.is(await storage.head(scope, 'paused.txt'), null);
+});
+
 test('REQUEST_TIMEOUT_MS is at most 10 s (the default), and at least 100 ms', (t) => {
   t.is(resolveConfig({}, {}).requestTimeoutMs, 10_000);
   t.is(resolveConfig({}, { REQUEST_TIMEOUT_MS: '2500' }).requestTimeoutMs, 2500);

@@ -112,9 +112,9 @@ export const conventions: Plugin<ConventionsOptions> = {
   register(server: Server, options: ConventionsOptions) {
     const { baseDomain, publicUrl, allowedHosts, workspaces, logger } = options;
 
-    // Node answers a request whose headers or body are not in by the request timeout through
-    // 'clientError' (hapi then replies 400 and closes); the socket is marked so that the answer
-    // says what happened: 408.
+    // A request whose headers (Node) or body (watchRequestBodies) are not in by the request timeout
+    // reaches 'clientError' (hapi then replies 400 and closes); the socket is marked so that the
+    // answer says what happened: 408.
     const timedOut = new WeakSet<Socket>();
     server.listener.prependListener('clientError', (error: Error & { code?: string }, socket: Socket) => {
       if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') timedOut.add(socket);

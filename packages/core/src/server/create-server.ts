@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { WorkspaceService } from '../tenancy/index.js';
 import type { AdmissionLimits } from './admission.js';
 import { conventions, type ConventionsOptions } from './conventions.js';
+import { watchRequestBodies } from './body-timeout.js';
 import { validationFailure } from './errors.js';
 import { installTextGuard } from './text-guard.js';
 import { installClientAddress } from './client-address.js';
@@ -52,9 +53,10 @@ export async function installConventions(server: Server, options: Omit<ServerOpt
 /** The bare hapi server: its listener (request and header timeouts), router and route defaults; no conventions, no routes. */
 export function createHapiServer(options: ListenerOptions): Server {
   const timeout = options.requestTimeoutMs;
-  // A client that trickles its headers or body is cut off after the request timeout (Node checks
-  // open connections every connectionsCheckingInterval), so slow clients cannot hold connections.
-  const listener = http.createServer({ requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(timeout / 4))) });
+  // A client that trickles its headers is cut off after the request timeout (Node checks open
+  // connections every connectionsCheckingInterval); its body is watched per route
+  // (watchRequestBodies), so slow clients cannot hold connections and a long upload can finish.
+  const listener = http.createServer({ requestTimeout: 0, headersTimeout: timeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(timeout / 4))) });
   const server = Hapi.server({
     host: options.host,
     port: options.port,
@@ -75,6 +77,7 @@ export function createHapiServer(options: ListenerOptions): Server {
       },
     },
   });
+  watchRequestBodies(server, timeout);
   return server;
 }
 
