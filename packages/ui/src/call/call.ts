@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { sharedStyles } from '../components/shared-styles.js';
+import { sendFile } from '../send-file.js';
 import type { CallComposer, CallRecorder } from './recording.js';
 
 /** What joining answers (POST /calls/{id}/sessions, a room's session): the signaling ticket. */
@@ -143,7 +144,7 @@ export class WpkCall extends LitElement {
   private previewing: Promise<void> | null = null;
   /** Whether the member may record (the recorder's answer at Join). */
   private mayRecord = false;
-  private recording: { id: string; upload: { url: string; method?: string }; composer: CallComposer; clock: ReturnType<typeof setInterval> } | null = null;
+  private recording: { id: string; upload: { url: string; method?: 'PUT' | 'POST' }; composer: CallComposer; clock: ReturnType<typeof setInterval> } | null = null;
   /** What became of the last recording: saving, saved, or why it failed (it outlives the call). */
   private recordingNote: { text: string; failed: boolean } | null = null;
   private recordingBusy = false;
@@ -508,8 +509,7 @@ export class WpkCall extends LitElement {
     try {
       // The browser may hand over nothing (a recording stopped before its encoder produced data).
       if (file.size === 0) throw new Error('the browser recorded nothing');
-      const response = await fetch(recording.upload.url, { method: recording.upload.method ?? 'PUT', body: file, headers: { 'content-type': recording.composer.contentType } });
-      if (!response.ok) throw new Error((await response.json().catch(() => ({})))?.error ?? `${response.status}`);
+      await sendFile(file, { url: recording.upload.url, method: recording.upload.method ?? 'PUT', headers: { 'content-type': recording.composer.contentType } });
       step = 'saved';
       await this.recorder.complete(recording.id, seconds);
       this.recordingNote = { text: `The recording (${elapsed(seconds)}) is saved.`, failed: false };

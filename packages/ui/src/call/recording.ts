@@ -6,7 +6,7 @@
  */
 export interface CallRecorder {
   allowed: () => Promise<boolean>;
-  start: (contentType: string) => Promise<{ id: string; upload: { url: string; method?: string } }>;
+  start: (contentType: string) => Promise<{ id: string; upload: { url: string; method?: 'PUT' | 'POST' } }>;
   complete: (id: string, durationSeconds: number) => Promise<void>;
   abort: (id: string) => Promise<void>;
 }

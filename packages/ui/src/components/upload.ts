@@ -1,15 +1,11 @@
 import { LitElement, css, html } from 'lit';
 import { localeOf } from '../app.js';
 import { formatBytes } from '../format.js';
+import { sendFile, type UploadTarget } from '../send-file.js';
 import { sharedStyles } from './shared-styles.js';
 import './wa.js';
 
-/** Where one file's bytes go: a URL (a signed upload link), its method and headers. */
-export interface UploadTarget {
-  url: string;
-  method?: 'PUT' | 'POST';
-  headers?: Record<string, string>;
-}
+export { sendFile, type UploadTarget };
 
 /**
  * A file as an app's signed-upload route takes it (`POST …/uploads`): its name, its size (one byte
@@ -26,31 +22,6 @@ interface Upload {
   loaded: number;
   state: 'uploading' | 'done' | 'failed';
   error?: string;
-}
-
-/**
- * Sends a file with progress (XMLHttpRequest: fetch reports no upload progress). Resolves with the
- * response text; rejects with the server's `{"error"}` message on a status other than 2xx.
- */
-export function sendFile(file: Blob, target: UploadTarget, onProgress: (loaded: number, total: number) => void): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open(target.method ?? 'PUT', target.url);
-    for (const [name, value] of Object.entries(target.headers ?? {})) request.setRequestHeader(name, value);
-    request.upload.onprogress = (event) => onProgress(event.loaded, event.total || file.size);
-    request.onload = () => {
-      if (request.status >= 200 && request.status < 300) return resolve(request.responseText);
-      let message = `Upload failed (${request.status})`;
-      try {
-        message = (JSON.parse(request.responseText) as { error?: string }).error ?? message;
-      } catch {
-        // not JSON: keep the status
-      }
-      reject(new Error(message));
-    };
-    request.onerror = () => reject(new Error('The upload was interrupted'));
-    request.send(file);
-  });
 }
 
 /**

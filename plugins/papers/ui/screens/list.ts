@@ -1,4 +1,4 @@
-import { appLink, errorText, html, kit, LitElement, navigate, screenStyles, toast } from '@wpk/ui';
+import { appLink, errorText, html, kit, LitElement, navigate, screenStyles, sendFile, toast } from '@wpk/ui';
 import { api, PAPERS_STYLES, type Folder, type Paper, type Template } from '../api.js';
 
 /** A file's bytes in base64 (the import takes a Word document so, as JSON). */
@@ -106,8 +106,7 @@ export class PapersList extends LitElement {
   /** A Word document too large for the JSON body: a signed link, its bytes PUT there, then the import by its file_key. */
   private async importLargeDocx(file: File, folder: { folder_id?: string }): Promise<Paper> {
     const upload = (await api<{ file_key: string; upload: { url: string } }>('POST', '/papers/imports/uploads', { size_bytes: Math.max(1, file.size), filename: file.name.slice(0, 255) })).data;
-    const response = await fetch(upload.upload.url, { method: 'PUT', body: file, headers: { 'content-type': 'application/octet-stream' } });
-    if (!response.ok) throw new Error(((await response.json().catch(() => ({}))) as { error?: string }).error ?? `The upload answered ${response.status}`);
+    await sendFile(file, { url: upload.upload.url, method: 'PUT', headers: { 'content-type': 'application/octet-stream' } });
     return (await api<Paper>('POST', '/papers/imports', { file_key: upload.file_key, filename: file.name.slice(0, 255), ...folder })).data;
   }
 
