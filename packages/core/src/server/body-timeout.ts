@@ -23,8 +23,9 @@ export function watchRequestBodies(server: Server, timeoutMs: number): void {
   const check = () => {
     const now = Date.now();
     for (const [request, watch] of watched) {
-      const { req, res } = request.raw;
-      if (req.complete || res.writableFinished || req.destroyed) {
+      // Until the body is in, even once answered: Node reads (drains) the rest before the next request.
+      const { req } = request.raw;
+      if (req.complete || req.destroyed || req.socket.destroyed) {
         watched.delete(request);
         continue;
       }
