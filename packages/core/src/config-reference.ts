@@ -30,7 +30,7 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   // Server
   { name: 'HOST', group: 'Server', default: '`127.0.0.1`', description: 'Address `wpk start` and `wpk dev` listen on; `0.0.0.0` for every interface.' },
   { name: 'PORT', group: 'Server', default: '`3000`', description: 'TCP port `wpk start` and `wpk dev` listen on (0-65535; 0 picks a free one).' },
-  { name: 'REQUEST_TIMEOUT_MS', group: 'Server', default: '`10000`', description: "How long a client may take to send a request's headers and body, 100-10000 ms; then 408 and the connection closes." },
+  { name: 'REQUEST_TIMEOUT_MS', group: 'Server', default: '`10000`', description: "How long a client may take to send a request's headers and body, 100-10000 ms; then 408 and the connection closes. A file sent to a signed upload link may take longer as long as it keeps coming: no pause over this." },
   { name: 'MAX_REQUESTS_IN_FLIGHT', group: 'Server', default: '`64`', description: 'Requests one server process handles at once, 1-100000 (`/health`, `/assets/*`, `/public/*`, `/storage/*` transfers and websocket upgrades are not counted). Beyond it a request waits for a slot (`MAX_QUEUED_REQUESTS`, `REQUEST_QUEUE_MS`), then is refused with 503 and `Retry-After: 1` before any work is done. See docs/self-hosting.md, "Overload".' },
   { name: 'MAX_QUEUED_REQUESTS', group: 'Server', default: '`256`', description: 'Requests waiting for a slot per process, first come first served, 0-100000; one more is refused with 503 at once.' },
   { name: 'REQUEST_QUEUE_MS', group: 'Server', default: '`250`', description: 'How long a request may wait for a slot, 0-10000 ms; then 503 with `Retry-After: 1`. 0 refuses at once when every slot is taken.' },

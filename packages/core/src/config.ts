@@ -29,7 +29,11 @@ export interface RuntimeConfig {
    * of them (server/client-address.ts).
    */
   trustedProxies: string[];
-  /** How long a client may take to send a request's headers and body, in ms (`REQUEST_TIMEOUT_MS`, 100-10000, default 10000). */
+  /**
+   * How long a client may take to send a request's headers and body, in ms (`REQUEST_TIMEOUT_MS`,
+   * 100-10000, default 10000); a streamed upload to a signed link is bounded by its pauses instead
+   * (server/body-timeout.ts).
+   */
   requestTimeoutMs: number;
   /**
    * The admission gate of each process (server/admission.ts): requests handled at once
