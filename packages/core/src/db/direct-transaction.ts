@@ -2,12 +2,7 @@ import pg from 'pg';
 import { Transaction, type Sequelize } from 'sequelize';
 import { nestingParent } from './cls.js';
 import { FastQuery } from './fast-query.js';
-import { deferBegin, takePendingBegin } from './pending-begin.js';
-
-interface PgConnection {
-  query(text: string): Promise<unknown>;
-  uuid?: string;
-}
+import { deferBegin, takePendingBegin, type PgConnection } from './pending-begin.js';
 
 interface Internals {
   id: string;

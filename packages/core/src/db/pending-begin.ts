@@ -1,7 +1,9 @@
 import pg from 'pg';
 
-interface PgConnection {
+/** The part of a pg client (a connection of Sequelize's pool) the transaction code uses. */
+export interface PgConnection {
   query(text: string): Promise<unknown>;
+  uuid?: string;
 }
 
 /**
