@@ -151,20 +151,21 @@ test.serial('a locking read and an update are prepared: FOR UPDATE, then one UPD
   }
 });
 
-test.serial('a write transaction sends BEGIN with its first statement: in one round trip once the statement is prepared on the connection, never on its own twice', async (t) => {
+test.serial('a write transaction sends BEGIN with its first statement and COMMIT with its outbox insert: each in the same round trip once the statement is prepared on the connection, never on its own twice', async (t) => {
   const onPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);
-  // Each query pg submits: its text, whether it carried BEGIN along (one query, one round trip),
-  // and whether its named statement was prepared on that connection before.
-  const submitted: Array<{ text: string; withBegin: boolean; prepared: boolean }> = [];
+  // Each query pg submits: its text, whether it carried BEGIN or COMMIT along (one query, one
+  // round trip), and whether its named statement was prepared on that connection before.
+  const submitted: Array<{ text: string; withBegin: boolean; withCommit: boolean; prepared: boolean }> = [];
   const Query = pg.Query as unknown as { prototype: { submit(connection: { parsedStatements: Record<string, string> }): unknown } };
   const original = Query.prototype.submit;
-  Query.prototype.submit = function (this: { text: string; name?: string; constructor: { name: string } }, connection) {
-    submitted.push({ text: this.text, withBegin: this.constructor.name === 'BeginThen', prepared: this.name !== undefined && connection.parsedStatements[this.name] !== undefined });
+  Query.prototype.submit = function (this: { text: string; name?: string; carriesBegin?: boolean; carriesCommit?: boolean }, connection) {
+    submitted.push({ text: this.text, withBegin: this.carriesBegin === true, withCommit: this.carriesCommit === true, prepared: this.name !== undefined && connection.parsedStatements[this.name] !== undefined });
     return original.call(this, connection);
   };
   const rounds = 12; // more than the pool's 10 connections: some insert meets a connection that prepared it
   const notes = async () => (await env.runtime.db.sequelize.query<{ n: number }>("SELECT count(*)::int AS n FROM app_notes.notes WHERE title IN ('begun', 'doomed')", { type: QueryTypes.SELECT }))[0].n;
-  const before = await notes();
+  const outbox = async () => (await env.runtime.db.sequelize.query<{ n: number }>("SELECT count(*)::int AS n FROM platform.events WHERE action = 'core.notes.note.created' AND payload->>'title' IN ('begun', 'doomed')", { type: QueryTypes.SELECT }))[0].n;
+  const [notesBefore, eventsBefore] = [await notes(), await outbox()];
   try {
     for (let round = 0; round < rounds; round++) {
       t.is((await call('POST', '/notes', acme.owner.headers(), { title: 'begun' })).statusCode, 200);
@@ -173,11 +174,13 @@ test.serial('a write transaction sends BEGIN with its first statement: in one ro
   } finally {
     Query.prototype.submit = original;
   }
-  t.is(await notes(), before + rounds, 'every commit kept its note, every failure rolled its back');
+  t.is(await notes(), notesBefore + rounds, 'every commit kept its note, every failure rolled its back');
+  t.is(await outbox(), eventsBefore + rounds, 'every commit kept its event, every failure rolled its back');
   const begins = submitted.filter(({ text }) => text === 'BEGIN').length;
   const carried = submitted.filter(({ withBegin }) => withBegin);
   t.is(begins + carried.length, 2 * rounds, 'one BEGIN per transaction, never two');
-  t.is(submitted.filter(({ text }) => text === 'COMMIT').length, rounds);
+  const committing = submitted.filter(({ withCommit }) => withCommit);
+  t.is(submitted.filter(({ text }) => text === 'COMMIT').length + committing.length, rounds, 'one COMMIT per commit, never two');
   t.is(submitted.filter(({ text }) => text === 'ROLLBACK').length, rounds);
   if (onPostgres) {
     // Prepared on its connection: BEGIN rides along; not yet: BEGIN is sent first, on its own.
@@ -186,10 +189,54 @@ test.serial('a write transaction sends BEGIN with its first statement: in one ro
     t.deepEqual(inserts.map(({ withBegin }) => withBegin), inserts.map(({ prepared }) => prepared));
     t.deepEqual(carried, inserts.filter(({ withBegin }) => withBegin), 'only the transaction\'s first statement carries it');
     t.true(carried.length >= 2 * rounds - 2 * 10, `at most one insert of each route per connection was not prepared (${carried.length} of ${2 * rounds} carried BEGIN)`);
+    // The outbox insert ends a committing request: prepared on its connection, COMMIT rides along.
+    const events = submitted.filter(({ text }) => text.includes('INSERT INTO platform.events'));
+    t.is(events.length, rounds, 'a failing request writes no outbox row');
+    t.deepEqual(events.map(({ withCommit }) => withCommit), events.map(({ prepared }) => prepared));
+    t.deepEqual(committing, events.filter(({ withCommit }) => withCommit), 'only the outbox insert carries it');
+    t.true(committing.length >= rounds - 10, `at most one outbox insert per connection was not prepared (${committing.length} of ${rounds} carried COMMIT)`);
   } else {
-    // The embedded database prepares with SQL PREPARE (one session): BEGIN goes on its own.
+    // The embedded database prepares with SQL PREPARE (one session): BEGIN and COMMIT go on their own.
     t.is(carried.length, 0);
+    t.is(committing.length, 0);
   }
+});
+
+test.serial('an outbox insert that fails with the COMMIT it carries commits nothing, and its connection serves the next request', async (t) => {
+  // A trigger refuses one title's event row: the request's last statement (and, once prepared on
+  // the connection, the COMMIT travelling with it) fails on the database itself.
+  const sequelize = env.runtime.db.sequelize;
+  await sequelize.query(`CREATE FUNCTION platform.refuse_test_event() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN IF NEW.payload->>'title' = 'refused' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`);
+  await sequelize.query('CREATE TRIGGER refuse_test_event BEFORE INSERT ON platform.events FOR EACH ROW EXECUTE FUNCTION platform.refuse_test_event()');
+  const count = async (title: string) => (await sequelize.query<{ notes: number; events: number }>(
+    `SELECT (SELECT count(*)::int FROM app_notes.notes WHERE title = :title) AS notes,
+            (SELECT count(*)::int FROM platform.events WHERE action = 'core.notes.note.created' AND payload->>'title' = :title) AS events`,
+    { replacements: { title }, type: QueryTypes.SELECT },
+  ))[0];
+  // The refused outbox inserts that carried a COMMIT.
+  let carried = 0;
+  const Query = pg.Query as unknown as { prototype: { submit(connection: unknown): unknown } };
+  const original = Query.prototype.submit;
+  Query.prototype.submit = function (this: { text: string; values?: unknown[]; carriesCommit?: boolean }, connection) {
+    if (this.carriesCommit && this.text.includes('INSERT INTO platform.events') && String(this.values?.[0]).includes('"refused"')) carried++;
+    return original.call(this, connection);
+  };
+  try {
+    for (let round = 0; round < 12; round++) {
+      // 12 rounds: more than the pool's 10 connections, so most inserts are prepared and carry the COMMIT.
+      t.is((await call('POST', '/notes', acme.owner.headers(), { title: 'refused' })).statusCode, 500);
+      t.is((await call('POST', '/notes', acme.owner.headers(), { title: 'accepted' })).statusCode, 200);
+    }
+  } finally {
+    Query.prototype.submit = original;
+    await sequelize.query('DROP TRIGGER refuse_test_event ON platform.events');
+    await sequelize.query('DROP FUNCTION platform.refuse_test_event()');
+  }
+  t.deepEqual(await count('refused'), { notes: 0, events: 0 }, 'a failed request leaves no note and no event');
+  t.deepEqual(await count('accepted'), { notes: 12, events: 12 }, 'every request after a failure on the same connections committed');
+  if (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) t.true(carried >= 2, `refused inserts carried the COMMIT (${carried} of 12)`);
+  else t.is(carried, 0, 'the embedded database sends COMMIT on its own');
 });
 
 /**

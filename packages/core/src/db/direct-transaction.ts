@@ -2,7 +2,7 @@ import pg from 'pg';
 import { Transaction, type Sequelize } from 'sequelize';
 import { nestingParent } from './cls.js';
 import { FastQuery } from './fast-query.js';
-import { deferBegin, takePendingBegin, type PgConnection } from './pending-begin.js';
+import { deferBegin, letCommitTravel, takeCommittedAhead, takePendingBegin, type PgConnection } from './pending-begin.js';
 
 interface Internals {
   id: string;
@@ -33,9 +33,12 @@ const internals = (transaction: Transaction) => transaction as unknown as Intern
  *
  * BEGIN itself waits for the transaction's first statement and travels with it: the hot path
  * (`FastQuery`, a named statement already prepared on the connection) sends BEGIN and the
- * statement in one write and one round trip (`BeginThen` in fast-query.ts); any other first
+ * statement in one write and one round trip (`Carrying` in fast-query.ts); any other first
  * statement is sent once BEGIN has answered (as before); a transaction that sent nothing commits or rolls
- * back without a round trip (docs/decisions/0330-begin-with-first-statement.md).
+ * back without a round trip (docs/decisions/0330-begin-with-first-statement.md). On the same
+ * connections the COMMIT may travel with the transaction's last statement instead
+ * (`FastQuery.rowsThenCommit`, the outbox insert that ends an app request): `commitTransaction`
+ * then sends nothing (docs/decisions/0334-commit-with-last-statement.md).
  */
 export async function beginTransaction(sequelize: Sequelize): Promise<Transaction> {
   // In a nested request (cls.ts, runNested): a savepoint of the caller's transaction.
@@ -53,6 +56,7 @@ export async function beginTransaction(sequelize: Sequelize): Promise<Transactio
   // not prepared by another connection meanwhile (which would fail, and abort this transaction).
   if (connection instanceof pg.Client && FastQuery.of(sequelize)?.preparesPerConnection) {
     deferBegin(connection);
+    letCommitTravel(transaction);
     return transaction;
   }
   try {
@@ -76,8 +80,8 @@ export async function commitTransaction(transaction: Transaction): Promise<void>
   const state = internals(transaction);
   if (state.finished) throw new Error(`Transaction cannot be committed because it has been finished with state: ${state.finished}`);
   try {
-    // Nothing was sent (no statement ran): there is nothing to commit.
-    if (!takePendingBegin(state.connection)) await state.connection.query('COMMIT');
+    // The COMMIT already went with the last statement; or nothing was sent (no statement ran): nothing to commit.
+    if (!takeCommittedAhead(transaction) && !takePendingBegin(state.connection)) await state.connection.query('COMMIT');
     state.cleanup();
   } catch (error) {
     state.finished = 'commit';
@@ -93,6 +97,9 @@ export async function rollbackTransaction(transaction: Transaction): Promise<voi
   if ((transaction as unknown as { parent?: Transaction }).parent) return transaction.rollback();
   const state = internals(transaction);
   if (state.finished) throw new Error(`Transaction cannot be rolled back because it has been finished with state: ${state.finished}`);
+  // After a COMMIT that travelled with the last statement there is nothing to roll back (the
+  // caller ends a request transaction right after it); ROLLBACK still ends what may be open.
+  takeCommittedAhead(transaction);
   try {
     if (!takePendingBegin(state.connection)) await state.connection.query('ROLLBACK');
     state.cleanup();

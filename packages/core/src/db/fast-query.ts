@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { ConnectionAcquireTimeoutError, QueryTypes, Sequelize, type Transaction } from 'sequelize';
-import { takePendingBegin } from './pending-begin.js';
+import { commitMayTravelWith, markCommittedAhead, takePendingBegin } from './pending-begin.js';
 
 /** A statement of the request's hot path: a fixed text with `$n` parameters and a stable name. */
 export interface Statement {
@@ -42,6 +42,7 @@ interface PgProtocol {
   parse(message: { text: string }): void;
   bind(message: object): void;
   execute(message: object): void;
+  sync(): void;
   parsedStatements: Record<string, string | undefined>;
 }
 
@@ -49,27 +50,52 @@ type QueryCallback = (error: Error | undefined, result: StatementResult | Statem
 const PgQuery = pg.Query as unknown as new (text: string, values: unknown[], callback: QueryCallback) => { name?: string; prepare(connection: PgProtocol): void };
 
 /**
- * A named statement that opens its connection's transaction in the same write and round trip: the
- * BEGIN goes first as an unnamed statement of the extended protocol (Parse, Bind, Execute), then
- * the statement's own Bind, Describe, Execute and the one Sync. The server runs BEGIN inside the
- * implicit block the messages open, which makes it the transaction's start, then the statement
- * in it; an error in either skips the rest to the Sync, as for any statement. pg sees one query
- * with two results (BEGIN's, then the statement's) and one ReadyForQuery. Only for a statement
- * already prepared on the connection: its Parse is then not sent, so BEGIN's ParseComplete, which
- * pg counts as the statement's, tells pg nothing it did not know.
+ * A named statement that carries its transaction's BEGIN, its COMMIT, or both, in the same write
+ * and round trip. BEGIN goes first as an unnamed statement of the extended protocol (Parse, Bind,
+ * Execute), then the statement's own Bind, Describe and Execute, then COMMIT the same way as
+ * BEGIN, and the one Sync. The server runs them in order inside the block the messages open:
+ * BEGIN makes it the transaction's start, COMMIT ends the transaction with the statement in it.
+ * An error in any of them skips the rest to the Sync, as for any statement: a statement that fails
+ * leaves its transaction open and failed (the caller rolls it back), never committed. pg sees one
+ * query with one result per command and one ReadyForQuery. Only for a statement already prepared
+ * on the connection: its Parse is then not sent, so the ParseCompletes of BEGIN and COMMIT, which
+ * pg counts as the statement's, tell pg nothing it did not know.
  */
-class BeginThen extends PgQuery {
+class Carrying extends PgQuery {
+  constructor(
+    text: string,
+    values: unknown[],
+    callback: QueryCallback,
+    readonly carriesBegin: boolean,
+    readonly carriesCommit: boolean,
+  ) {
+    super(text, values, callback);
+  }
+
   override prepare(connection: PgProtocol): void {
-    connection.parse({ text: 'BEGIN' });
-    connection.bind({});
-    connection.execute({});
+    if (this.carriesBegin) unnamed(connection, 'BEGIN');
+    if (!this.carriesCommit) return super.prepare(connection);
+    // pg's Query writes the statement's Execute and the Sync in `_getRows`; COMMIT goes between them.
+    const own = this as unknown as { _getRows(connection: PgProtocol, rows?: number): void };
+    own._getRows = (protocol) => {
+      protocol.execute({});
+      unnamed(protocol, 'COMMIT');
+      protocol.sync();
+    };
     super.prepare(connection);
   }
 }
 
-function sendWithBegin<R>(connection: PgClient, statement: Statement, values: unknown[], take: (result: StatementResult) => R): Promise<R> {
+/** Writes `text` as the unnamed statement and runs it (Parse, Bind, Execute: no Describe, no Sync). */
+function unnamed(connection: PgProtocol, text: string): void {
+  connection.parse({ text });
+  connection.bind({});
+  connection.execute({});
+}
+
+function sendCarrying<R>(connection: PgClient, statement: Statement, values: unknown[], begin: boolean, commit: boolean, take: (result: StatementResult) => R): Promise<R> {
   return new Promise<R>((resolve, reject) => {
-    const query = new BeginThen(statement.text, values, (error, results) => (error ? reject(error) : resolve(take(Array.isArray(results) ? results[results.length - 1]! : results))));
+    const query = new Carrying(statement.text, values, (error, results) => (error ? reject(error) : resolve(take(Array.isArray(results) ? results[begin ? 1 : 0]! : results))), begin, commit);
     query.name = statement.name;
     connection.query(query as unknown as pg.Query);
   });
@@ -156,6 +182,26 @@ export class FastQuery {
     return this.on(transaction, (connection) => this.run(connection, statement, values, (result) => result.rowCount ?? 0));
   }
 
+  /**
+   * Runs `statement` as the last of the ambient transaction and returns its rows. Where the
+   * transaction's COMMIT may travel with it (a transaction of `beginTransaction` on PostgreSQL,
+   * not a savepoint, the statement already prepared on its connection) the COMMIT goes in the
+   * same write and round trip, and `commitTransaction` then sends nothing; if the statement or the
+   * COMMIT fails, this throws and the transaction is not committed (the caller rolls it back).
+   * Anywhere else it runs as `rows` does and the caller's commit sends the COMMIT. Nothing may be
+   * sent in the transaction after it.
+   */
+  rowsThenCommit<T>(statement: Statement, values: unknown[]): Promise<T[]> {
+    const open = this.transactionOf(undefined);
+    const connection = open ? (open as unknown as { connection?: PgClient }).connection : undefined;
+    if (!this.named || !open || !connection || !commitMayTravelWith(open) || !preparedOn(connection, statement)) return this.rows<T>(statement, values);
+    const begin = takePendingBegin(connection);
+    return sendCarrying(connection, statement, values, begin, true, (result) => {
+      markCommittedAhead(open);
+      return result.rows as T[];
+    });
+  }
+
   /** Runs `work` on the transaction's connection (given, or ambient), else on a pool connection released after. */
   private async on<R>(transaction: Transaction | null | undefined, work: (connection: PgClient) => Promise<R>): Promise<R> {
     const open = this.transactionOf(transaction);
@@ -186,7 +232,7 @@ export class FastQuery {
   private async run<R>(connection: PgClient, statement: Statement, values: unknown[], take: (result: StatementResult) => R): Promise<R> {
     if (this.named) {
       // The first statement of a transaction whose BEGIN waits (direct-transaction.ts) takes it along.
-      if (preparedOn(connection, statement) && takePendingBegin(connection)) return sendWithBegin(connection, statement, values, take);
+      if (preparedOn(connection, statement) && takePendingBegin(connection)) return sendCarrying(connection, statement, values, true, false, take);
       return sendFor(connection, statement.text, values, statement.name, take);
     }
     if (!this.sessionPrepared.has(statement.name)) await this.prepareInSession(connection, statement);

@@ -64,3 +64,37 @@ export function takePendingBegin(connection: object): boolean {
   delete (connection as { query?: unknown }).query; // pg's own again (Client.prototype.query)
   return true;
 }
+
+/**
+ * Transactions of `beginTransaction` whose connection sends named statements (PostgreSQL): their
+ * COMMIT may travel with their last statement (`FastQuery.rowsThenCommit`). A savepoint, a
+ * transaction Sequelize manages, or one on the embedded database is never here.
+ */
+const commitMayTravel = new WeakSet<object>();
+/** Transactions whose COMMIT went with their last statement and succeeded: nothing is left to send. */
+const committedAhead = new WeakSet<object>();
+
+/** Lets `transaction`'s COMMIT travel with its last statement (see `commitMayTravel`). */
+export function letCommitTravel(transaction: object): void {
+  commitMayTravel.add(transaction);
+}
+
+/** Whether `transaction`'s COMMIT may travel with a statement now (once at most). */
+export function commitMayTravelWith(transaction: object): boolean {
+  return commitMayTravel.has(transaction);
+}
+
+/** Records that `transaction`'s COMMIT went with its last statement and succeeded. */
+export function markCommittedAhead(transaction: object): void {
+  commitMayTravel.delete(transaction);
+  committedAhead.add(transaction);
+}
+
+/**
+ * Ends `transaction`'s records here (on its commit or rollback). Returns whether its COMMIT
+ * already went with its last statement.
+ */
+export function takeCommittedAhead(transaction: object): boolean {
+  commitMayTravel.delete(transaction);
+  return committedAhead.delete(transaction);
+}

@@ -107,7 +107,7 @@ export class Outbox implements EventSink {
     return row;
   }
 
-  async write(workspaceId: string | null, events: StagedEvent[]): Promise<void> {
+  async write(workspaceId: string | null, events: StagedEvent[], last = false): Promise<void> {
     // In staging order: a withdrawal reaches the events written before it, not those after.
     let batch: StagedEvent[] = [];
     for (const event of events) {
@@ -119,7 +119,7 @@ export class Outbox implements EventSink {
       batch = [];
       await this.withdraw(workspaceId, event);
     }
-    await this.insert(batch.map((event) => this.prepare(workspaceId, event)));
+    await this.insert(batch.map((event) => this.prepare(workspaceId, event)), last);
   }
 
   /**
@@ -148,11 +148,16 @@ export class Outbox implements EventSink {
     return ids;
   }
 
-  /** Inserts prepared rows (joining the caller's transaction, if any); returns their ids. */
-  async insert(rows: OutboxRow[]): Promise<string[]> {
+  /**
+   * Inserts prepared rows (joining the caller's transaction, if any); returns their ids. `last`:
+   * the insert ends the transaction, and its COMMIT may go with it (see `EventSink.write`).
+   */
+  async insert(rows: OutboxRow[], last = false): Promise<string[]> {
     if (rows.length === 0) return [];
     // One prepared statement, in the ambient transaction when there is one (as Sequelize would join it).
-    await this.options.fast.rows(this.options.notify() ? INSERT_AND_NOTIFY : INSERT, [JSON.stringify(rows)]);
+    const insert = this.options.notify() ? INSERT_AND_NOTIFY : INSERT;
+    const values = [JSON.stringify(rows)];
+    await (last ? this.options.fast.rowsThenCommit(insert, values) : this.options.fast.rows(insert, values));
     this.observe(rows);
     return rows.map((row) => row.id);
   }

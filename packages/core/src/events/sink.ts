@@ -22,6 +22,11 @@ export interface StagedEvent {
  * `afterCommit` runs once that transaction has committed, to wake the broker.
  */
 export interface EventSink {
-  write(workspaceId: string | null, events: StagedEvent[]): Promise<void>;
+  /**
+   * `last`: nothing else is sent in the transaction after these events (the request commits right
+   * after), so the sink may send the COMMIT with its last statement (`FastQuery.rowsThenCommit`);
+   * a sink that wraps another passes it on, or drops it and loses only that round trip.
+   */
+  write(workspaceId: string | null, events: StagedEvent[], last?: boolean): Promise<void>;
   afterCommit(): void;
 }

@@ -218,7 +218,8 @@ export async function runLazyRequestWork(
       }
       if (work.staged.length > 0) {
         await work.begin();
-        await sink.write(request.app.workspace?.id ?? null, work.staged);
+        // The last statements of the transaction: the outbox insert may carry the COMMIT.
+        await sink.write(request.app.workspace?.id ?? null, work.staged, true);
         wrote = true;
       }
       await work.end(true);

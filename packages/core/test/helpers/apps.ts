@@ -39,9 +39,9 @@ export async function startAppsRuntime(options: RuntimeOptions = {}): Promise<Ap
         concern !== 'apps'
           ? inner
           : {
-              async write(workspaceId, staged) {
+              async write(workspaceId, staged, last) {
                 events.push(...staged.map((event) => ({ ...event, workspaceId })));
-                await inner.write(workspaceId, staged);
+                await inner.write(workspaceId, staged, last);
               },
               afterCommit: () => inner.afterCommit(),
             },

@@ -33,8 +33,8 @@ export async function startIdentityRuntime(options: RuntimeOptions = {}): Promis
     ...options,
     seams: {
       eventSink: (real) => ({
-        write: async (workspaceId, staged) => {
-          await real.write(workspaceId, staged);
+        write: async (workspaceId, staged, last) => {
+          await real.write(workspaceId, staged, last);
           events.push(...staged.map((event) => ({ ...event, workspaceId })));
         },
         afterCommit: () => real.afterCommit(),
