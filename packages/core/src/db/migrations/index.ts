@@ -23,6 +23,7 @@ import { migration as searchWordStatistics } from './0890-search-word-statistics
 import { migration as nameClaims } from './0900-name-claims.js';
 import { migration as pushDeviceTokenHash } from './0910-push-device-token-hash.js';
 import { migration as meteredUsage } from './0920-metered-usage.js';
+import { migration as notificationLinks } from './0930-notification-links.js';
 
 /**
  * Core's own migrations, schema `platform`, in the order they run. Each concern keeps its
@@ -30,9 +31,9 @@ import { migration as meteredUsage } from './0920-metered-usage.js';
  * 0100 identity, 0200 apps, 0300 events, 0400 search, 0500 API keys and access, 0550 storage,
  * 0600 keys for distribution by workspace, 0700 search readers, 0710 notifications, 0800 billing,
  * 0810 messages, 0820 operators, 0830 live updates, 0840 the apps' mail outbox, 0850 billing
- * collection, 0860 demo requests, 0870 notifications' source events, 0880 presence heartbeats, 0890 search word statistics, 0900 the apps' name claims, 0910 phone tokens unique by hash, 0920 metered usage) and appends
+ * collection, 0860 demo requests, 0870 notifications' source events, 0880 presence heartbeats, 0890 search word statistics, 0900 the apps' name claims, 0910 phone tokens unique by hash, 0920 metered usage, 0930 stored notifications' links) and appends
  * here. Never reorder or edit a migration that has landed: add a new one.
  */
-const migrations: Migration[] = [platformBase, identity, apps, events, search, apiKeys, throttleCounters, storage, distributionKeys, searchReaders, notifications, billing, messages, operators, live, mailOutbox, billingCollection, demoRequests, notificationEvents, livePresenceSeen, searchWordStatistics, nameClaims, pushDeviceTokenHash, meteredUsage];
+const migrations: Migration[] = [platformBase, identity, apps, events, search, apiKeys, throttleCounters, storage, distributionKeys, searchReaders, notifications, billing, messages, operators, live, mailOutbox, billingCollection, demoRequests, notificationEvents, livePresenceSeen, searchWordStatistics, nameClaims, pushDeviceTokenHash, meteredUsage, notificationLinks];
 
 export const platformMigrations: MigrationSet = { schema: 'platform', migrations };
