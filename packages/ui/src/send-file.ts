@@ -18,7 +18,7 @@ export interface UploadAnswer {
   retryAfter?: string | null;
 }
 
-/** How many times a file is sent again after a transient failure (so at most three attempts). */
+/** How many times a file is sent (or a shell GET asked) again after a transient failure (so at most three attempts). */
 export const UPLOAD_RETRIES = 2;
 
 /** The platform's `{"error"}` message of an answer, or null when its body is not one. */
@@ -37,9 +37,10 @@ function errorOf(answer: UploadAnswer): string | null {
  * 503, Retry-After honoured up to 5 s) or failed (500, 502, 504), and on a 400 that is not the
  * platform's: every refusal of the platform carries a `{"error"}` body, so a bare 400 is the
  * connection's (the server could not read the request off it), not a verdict on the file.
- * A PUT to a signed link is idempotent: a second one writes the same object. Null: do not retry.
+ * A PUT to a signed link is idempotent: a second one writes the same object (the shell's GETs
+ * follow the same rule, `shellApi`). Null: do not retry.
  */
-export function uploadRetryDelay(answer: UploadAnswer, attempt: number, retries = UPLOAD_RETRIES): number | null {
+export function retryDelay(answer: UploadAnswer, attempt: number, retries = UPLOAD_RETRIES): number | null {
   if (attempt >= retries) return null;
   const transient = answer.status === 0 || [408, 429, 500, 502, 503, 504].includes(answer.status) || (answer.status === 400 && errorOf(answer) === null);
   if (!transient) return null;
@@ -68,7 +69,7 @@ function sendOnce(file: Blob, target: UploadTarget, onProgress: (loaded: number,
 }
 
 /**
- * Sends a file with progress, again after a transient failure (`uploadRetryDelay`; the progress
+ * Sends a file with progress, again after a transient failure (`retryDelay`; the progress
  * starts over). Resolves with the response text; rejects with the server's `{"error"}` message on
  * any other status than 2xx, or with what happened to the last attempt.
  */
@@ -76,7 +77,7 @@ export async function sendFile(file: Blob, target: UploadTarget, onProgress: (lo
   for (let attempt = 0; ; attempt += 1) {
     const answer = await sendOnce(file, target, onProgress);
     if (answer.status >= 200 && answer.status < 300) return answer.text;
-    const delay = uploadRetryDelay(answer, attempt);
+    const delay = retryDelay(answer, attempt);
     if (delay === null) throw new Error(uploadErrorOf(answer));
     await new Promise((resolve) => setTimeout(resolve, delay));
   }

@@ -9,7 +9,7 @@ import { fieldOfError, formFieldOf } from '../src/form-errors.js';
 import { filledValues, textChanges, textValues } from '../src/form-values.js';
 import { memberIdOf, memberMrn } from '../src/members.js';
 import { matchRoute, routeQuery, sectionOf } from '../src/router.js';
-import { UPLOAD_RETRIES, uploadErrorOf, uploadRetryDelay } from '../src/send-file.js';
+import { UPLOAD_RETRIES, uploadErrorOf, retryDelay } from '../src/send-file.js';
 import { nextSort, sortState, validSort, withQueryParam } from '../src/table-sort.js';
 
 test('a day is the same calendar day in every time zone; an instant is shown in the member\'s', (t) => {
@@ -193,15 +193,15 @@ test("a file is sent again after a failure of the connection or a request for a 
   const bare = { status: 400, text: '' };
   const cut = { status: 0, text: '' };
   // No answer, a bare 400 (the connection's, not a verdict: every refusal carries {"error"}), 408 and 5xx: again, after 0.5 s, then 1.5 s.
-  t.deepEqual([cut, bare, { status: 408, text: '{"error":"The request was not received in full within 10000 ms"}' }, { status: 502, text: '<html>' }].map((answer) => uploadRetryDelay(answer, 0)), [500, 500, 500, 500]);
-  t.is(uploadRetryDelay(cut, 1), 1500);
+  t.deepEqual([cut, bare, { status: 408, text: '{"error":"The request was not received in full within 10000 ms"}' }, { status: 502, text: '<html>' }].map((answer) => retryDelay(answer, 0)), [500, 500, 500, 500]);
+  t.is(retryDelay(cut, 1), 1500);
   t.is(UPLOAD_RETRIES, 2);
-  t.is(uploadRetryDelay(cut, UPLOAD_RETRIES), null);
+  t.is(retryDelay(cut, UPLOAD_RETRIES), null);
   // Retry-After is honoured, up to 5 s.
-  t.is(uploadRetryDelay({ status: 503, text: '{"error":"busy"}', retryAfter: '2' }, 0), 2000);
-  t.is(uploadRetryDelay({ status: 429, text: '{"error":"slow down"}', retryAfter: '60' }, 0), 5000);
+  t.is(retryDelay({ status: 503, text: '{"error":"busy"}', retryAfter: '2' }, 0), 2000);
+  t.is(retryDelay({ status: 429, text: '{"error":"slow down"}', retryAfter: '60' }, 0), 5000);
   // Refusals are final: the platform's 400 with its error, 403, 413, 415.
-  t.deepEqual([refusal, { status: 400, text: '{"error":"Content-Type \\"x\\" is not a media type"}' }, { status: 403, text: '{"error":"This link has expired"}' }, { status: 415, text: '{"error":"This link accepts only video/webm (send Content-Type: video/webm)"}' }].map((answer) => uploadRetryDelay(answer, 0)), [null, null, null, null]);
+  t.deepEqual([refusal, { status: 400, text: '{"error":"Content-Type \\"x\\" is not a media type"}' }, { status: 403, text: '{"error":"This link has expired"}' }, { status: 415, text: '{"error":"This link accepts only video/webm (send Content-Type: video/webm)"}' }].map((answer) => retryDelay(answer, 0)), [null, null, null, null]);
   t.is(uploadErrorOf(refusal), 'The file is larger than 10 bytes, the most this link accepts');
   t.is(uploadErrorOf(bare), 'Upload failed (400)');
   t.is(uploadErrorOf(cut), 'The upload was interrupted');

@@ -1,3 +1,5 @@
+import { retryDelay } from '../send-file.js';
+
 /** The shell's own calls: same origin, the session cookie, the pinned version; a lapsed session goes to sign-in. */
 export interface ShellContext {
   apiVersion: string;
@@ -22,16 +24,43 @@ export function toSignIn(): never {
   throw new Error('Signed out');
 }
 
-/** A JSON call of the shell; throws the server's `{"error"}` text (after sending a lapsed session to sign in). */
+/**
+ * A JSON call of the shell; throws the server's `{"error"}` text (after sending a lapsed session to
+ * sign in). A GET is asked again after a transient failure, as an upload is sent again
+ * (`retryDelay`: no answer, a bare 400 of the connection, 408, 429, 5xx): the member directory
+ * read once for the page must not stay unread because one connection failed.
+ */
 export async function shellApi<T>(context: ShellContext, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method,
-    credentials: 'same-origin',
-    headers: { 'x-api-version': context.apiVersion, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (response.status === 401) toSignIn();
-  const parsed = (await response.json().catch(() => ({}))) as T & { error?: string };
-  if (!response.ok) throw new Error(parsed.error ?? `${method} ${path}: ${response.status}`);
-  return parsed;
+  for (let attempt = 0; ; attempt += 1) {
+    let response: Response | null = null;
+    let failure: unknown = null;
+    try {
+      response = await fetch(path, {
+        method,
+        credentials: 'same-origin',
+        headers: { 'x-api-version': context.apiVersion, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      failure = error;
+    }
+    const text = response ? await response.text().catch(() => '') : '';
+    if (!response?.ok && method === 'GET') {
+      const delay = retryDelay({ status: response?.status ?? 0, text, retryAfter: response?.headers.get('retry-after') }, attempt);
+      if (delay !== null) {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        continue;
+      }
+    }
+    if (!response) throw failure instanceof Error ? failure : new Error(`${method} ${path}: no answer`);
+    if (response.status === 401) toSignIn();
+    let parsed = {} as T & { error?: string };
+    try {
+      parsed = JSON.parse(text) as T & { error?: string };
+    } catch {
+      // Not JSON: the status says what happened.
+    }
+    if (!response.ok) throw new Error(parsed.error ?? `${method} ${path}: ${response.status}`);
+    return parsed;
+  }
 }
