@@ -225,12 +225,17 @@ test.serial('two members editing one board at once through the whiteboard end wi
     t.deepEqual(await frame.locator('canvas-board').evaluate((board: any) => board.replica.errors), [], 'no change was refused or lost on the way');
   }
 
-  // Ann's pointer shows on Bob's page, with her name.
+  // Ann's pointer shows on Bob's page where it stopped (the last of a quick move is sent too), with her name.
   const [annPage, bobPage] = opened;
   const surface = (await annPage.frame.getByRole('group', { name: /Board surface/ }).boundingBox())!;
   await annPage.page.mouse.move(surface.x + 300, surface.y + 200);
   await annPage.page.mouse.move(surface.x + 320, surface.y + 210, { steps: 3 });
-  await bobPage.frame.locator('g.cursor').getByText('Ann Drawer').waitFor();
+  const annCursor = bobPage.frame.locator(`g.cursor[data-member="${ann.id}"]`);
+  await annCursor.waitFor();
+  // Ann's page is neither panned nor zoomed: the board point is the surface point less the first pan.
+  t.deepEqual(await annPage.frame.locator('canvas-board').evaluate((board: any) => [board.pan, board.zoom]), [[40, 40], 1]);
+  await bobPage.frame.locator(`g.cursor[data-member="${ann.id}"][transform^="translate(280 170) "]`).waitFor({ timeout: 5_000 });
+  await annCursor.getByText('Ann Drawer').waitFor();
   await checkPage(t, bobPage.page, bobPage.frame, 'a board with another member\'s cursor');
   await saveScreenshot(bobPage.page, `${IMAGES}canvas-live-1280.png`);
 

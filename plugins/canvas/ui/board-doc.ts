@@ -62,6 +62,12 @@ const DEFAULTS: Record<ObjectType, Partial<BoardObject>> = {
 /** A fresh object id (the server accepts 1-100 letters, digits, - or _). */
 export const newObjectId = (): string => crypto.randomUUID().replaceAll('-', '').slice(0, 16);
 
+/**
+ * A pointer goes out at most this often: the server relays one signal per 50 ms per socket and
+ * channel and drops the rest, and the margin keeps a frame that arrives early from being dropped.
+ */
+const CURSOR_EVERY_MS = 60;
+
 export class BoardDoc {
   readonly doc = new Y.Doc();
   readonly objects = this.doc.getMap<Y.Map<unknown>>('objects');
@@ -72,6 +78,9 @@ export class BoardDoc {
   private readonly listeners = new Set<() => void>();
   private readonly channel: string;
   private sending = false;
+  private cursorNext: { x: number; y: number } | null = null;
+  private cursorSentAt = 0;
+  private cursorTimer: ReturnType<typeof setTimeout> | null = null;
   private stop: () => void = () => {};
   /** Told the board's new name when someone renames it. */
   renamed: ((name: string) => void) | null = null;
@@ -113,6 +122,7 @@ export class BoardDoc {
   }
 
   close(): void {
+    if (this.cursorTimer !== null) clearTimeout(this.cursorTimer);
     liveConnection().signal(this.channel, { left: true });
     this.stop();
     this.listeners.clear();
@@ -295,9 +305,25 @@ export class BoardDoc {
     });
   }
 
-  /** Shows this member's pointer (board coordinates) to the board's other pages. */
+  /**
+   * Shows this member's pointer (board coordinates) to the board's other pages: at most one
+   * position per CURSOR_EVERY_MS, and always the last one (where the pointer stopped), sent when
+   * its interval is over.
+   */
   moveCursor(x: number, y: number): void {
-    liveConnection().signal(this.channel, { cursor: { x: Math.round(x), y: Math.round(y) } });
+    this.cursorNext = { x: Math.round(x), y: Math.round(y) };
+    if (this.cursorTimer !== null) return;
+    const wait = this.cursorSentAt + CURSOR_EVERY_MS - Date.now();
+    if (wait <= 0) this.sendCursor();
+    else this.cursorTimer = setTimeout(() => this.sendCursor(), wait);
+  }
+
+  private sendCursor(): void {
+    this.cursorTimer = null;
+    if (!this.cursorNext) return;
+    liveConnection().signal(this.channel, { cursor: this.cursorNext });
+    this.cursorNext = null;
+    this.cursorSentAt = Date.now();
   }
 
   cursors(): Cursor[] {

@@ -6,7 +6,8 @@ import './board-extras.js';
 const KIND_NAMES: Record<ObjectType, string> = { sticky: 'Sticky note', shape: 'Shape', text: 'Text', connector: 'Connector', image: 'Image' };
 const MIN_ZOOM = 0.25;
 const MAX_ZOOM = 4;
-const CURSOR_EVERY_MS = 50;
+/** After a failed read of a member's name, how long their cursor is labelled 'A member' before the name is asked again. */
+const NAME_AGAIN_MS = 5_000;
 
 type Drag = { kind: 'move'; id: string; from: [number, number]; origin: [number, number]; moved: boolean } | { kind: 'pan'; from: [number, number]; origin: [number, number] };
 
@@ -91,7 +92,6 @@ export class CanvasBoard extends LitElement {
   private zoom = 1;
   private drag: Drag | null = null;
   private spaceHeld = false;
-  private lastCursor = 0;
   private added = 0;
   private stopListening: () => void = () => {};
   /** Image objects' pictures by file key: a blob: address once read (the frame's CSP allows blob: images). */
@@ -249,12 +249,8 @@ export class CanvasBoard extends LitElement {
   }
 
   private onPointerMove(event: PointerEvent): void {
-    const now = Date.now();
-    if (now - this.lastCursor >= CURSOR_EVERY_MS) {
-      this.lastCursor = now;
-      const [x, y] = this.boardPoint(event);
-      this.replica?.moveCursor(x, y);
-    }
+    const [x, y] = this.boardPoint(event);
+    this.replica?.moveCursor(x, y);
     const drag = this.drag;
     if (!drag) return;
     const [dx, dy] = [event.clientX - drag.from[0], event.clientY - drag.from[1]];
@@ -376,7 +372,9 @@ export class CanvasBoard extends LitElement {
       const [member] = await kit().bridge.members([id]);
       this.names.set(id, member?.name ?? 'A member');
     } catch {
+      // Not the member's name, only a failed read: asked again at a cursor drawn after a pause.
       this.names.set(id, 'A member');
+      setTimeout(() => this.names.delete(id), NAME_AGAIN_MS);
     }
     this.tick++;
   }
