@@ -57,9 +57,48 @@ test('a body that stops short of its Content-Length is answered 408 and the conn
   }
 });
 
-test('headers that never end are cut off too', async (t) => {
-  const { closed } = await stall('POST /password-resets HTTP/1.1\r\nHost: acme.localhost\r\nX-Api');
+/** The status line, the headers (lower-case names) and the JSON body of a raw answer. */
+function parsed(answer: string): { status: string; headers: Record<string, string>; body: unknown } {
+  const [head, body] = answer.split('\r\n\r\n');
+  const [status, ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  return { status, headers, body: JSON.parse(body) };
+}
+
+test('headers that never end are cut off too, answered 408 in JSON', async (t) => {
+  const { closed, answer } = await stall('POST /password-resets HTTP/1.1\r\nHost: acme.localhost\r\nX-Api');
   t.true(closed, `still open after ${CAP_MS} ms`);
+  const { status, headers, body } = parsed(answer);
+  t.is(status, 'HTTP/1.1 408 Request Timeout');
+  t.like(headers, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+  t.regex(headers['x-request-id'], /^[A-Za-z0-9_-]{16}$/);
+  t.deepEqual(body, { error: `The request was not received in full within ${TIMEOUT_MS} ms` });
+});
+
+test('bytes that are no HTTP request get a JSON answer naming what was wrong, not a bare 400, and the connection is closed', async (t) => {
+  const garbage = await stall('HELLO THERE\r\n\r\n');
+  t.true(garbage.closed);
+  t.is(parsed(garbage.answer).status, 'HTTP/1.1 400 Bad Request');
+  t.deepEqual(parsed(garbage.answer).body, { error: 'The request could not be read as HTTP/1.1: Invalid method encountered' });
+  const badHeader = await stall('GET /health HTTP/1.1\r\nHost: acme.localhost\r\nX-Bad\u0001: 1\r\n\r\n');
+  t.is(parsed(badHeader.answer).status, 'HTTP/1.1 400 Bad Request');
+  t.deepEqual(parsed(badHeader.answer).body, { error: 'The request could not be read as HTTP/1.1: Invalid header token' });
+  // More header than Node reads (16 KiB by default): 431.
+  const huge = await stall(`GET /health HTTP/1.1\r\nHost: acme.localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+  t.true(huge.closed);
+  t.is(parsed(huge.answer).status, 'HTTP/1.1 431 Request Header Fields Too Large');
+  t.deepEqual(parsed(huge.answer).body, { error: 'The request headers are larger than the server reads' });
+});
+
+test('a malformed request after a good one on the same connection: the first is answered as usual, the second in JSON', async (t) => {
+  const body = '{"email":"someone@acme.test"}';
+  const good = `POST /password-resets HTTP/1.1\r\nHost: acme.localhost\r\nX-Api-Version: 2026-11-01\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  const { closed, answer } = await stall(`${good}HELLO THERE\r\n\r\n`);
+  t.true(closed);
+  const [first, second] = answer.split(/(?=HTTP\/1\.1 )/);
+  t.regex(first, /^HTTP\/1\.1 200 OK\r\n/);
+  t.is(parsed(second).status, 'HTTP/1.1 400 Bad Request');
+  t.deepEqual(parsed(second).body, { error: 'The request could not be read as HTTP/1.1: Invalid method encountered' });
 });
 
 test('a request sent in full is answered as usual', async (t) => {

@@ -7,6 +7,7 @@ import { AccessDenied } from '../access/index.js';
 import { hostnameOf, isServedHost, subdomainFromHost, type WorkspaceRecord, type WorkspaceService } from '../tenancy/index.js';
 import { AdmissionGate, BUSY_ANSWER, type AdmissionLimits } from './admission.js';
 import { toErrorAnswer } from './errors.js';
+import { answerUnreadableRequests } from './unreadable-requests.js';
 import { isTrustedOrigin } from './origins.js';
 import './route-meta.js';
 import type { WpkRouteMeta } from './route-meta.js';
@@ -112,9 +113,11 @@ export const conventions: Plugin<ConventionsOptions> = {
   register(server: Server, options: ConventionsOptions) {
     const { baseDomain, publicUrl, allowedHosts, workspaces, logger } = options;
 
-    // A request whose headers (Node) or body (watchRequestBodies) are not in by the request timeout
-    // reaches 'clientError' (hapi then replies 400 and closes); the socket is marked so that the
-    // answer says what happened: 408.
+    // Before any other listener of 'clientError': the platform's answer to bytes that are no request.
+    answerUnreadableRequests(server, options.requestTimeoutMs, newRequestId);
+    // A request whose body (watchRequestBodies) is not in by the request timeout reaches
+    // 'clientError' with its request under way (hapi then replies 400 and closes); the socket is
+    // marked so that the answer says what happened: 408.
     const timedOut = new WeakSet<Socket>();
     server.listener.prependListener('clientError', (error: Error & { code?: string }, socket: Socket) => {
       if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') timedOut.add(socket);
