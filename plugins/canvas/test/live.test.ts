@@ -45,6 +45,12 @@ test.serial('cursors travel as signals: relayed to the other sockets of the boar
   t.deepEqual(await bobSocket.until((message) => message.type === 'signal'), { type: 'signal', channel, member_id: ann.id, connection_id: annSocket.welcome.connection_id, data: { cursor: { x: 10, y: 20 }, name: 'Ann' } });
   t.deepEqual(await quiet(annSocket, 150), [], 'the sender hears nothing of its own signal');
 
+  // A burst, as frames read together after a pause: the first goes out at once, the last at the end
+  // of the 50 ms interval; those between are replaced by it. The pointer ends where it stopped.
+  for (let x = 1; x <= 5; x += 1) annSocket.send({ type: 'signal', channel, data: { cursor: { x, y: 0 } } });
+  const burst = (await quiet(bobSocket, 400)).filter((message) => message.type === 'signal');
+  t.deepEqual(burst.map((message) => message.data), [{ cursor: { x: 1, y: 0 } }, { cursor: { x: 5, y: 0 } }]);
+
   annSocket.send({ type: 'signal', channel, ref: 'big', data: { pad: 'x'.repeat(3000) } });
   t.deepEqual(await annSocket.next(), { type: 'error', ref: 'big', channel, status: 400, error: 'data must be at most 2048 bytes as JSON' });
   annSocket.send({ type: 'signal', channel, ref: 'list', data: [1, 2] });

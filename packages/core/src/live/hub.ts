@@ -24,7 +24,11 @@ const SLOW_CLOSE_GRACE_MS = 5000;
 export const MAX_SUBSCRIPTIONS = 100;
 /** A socket's typing signals on one channel go out at most this often (the rest are dropped). */
 export const TYPING_INTERVAL_MS = 2000;
-/** A socket's signals on one channel go out at most this often (the rest are dropped): 20 a second. */
+/**
+ * A socket's signals on one channel go out at most this often: 20 a second. One sent sooner waits
+ * for the interval's end, replacing any that waited, so the last (where a pointer stopped) always
+ * goes out.
+ */
 export const SIGNAL_INTERVAL_MS = 50;
 /** The largest `data` of a signal, as JSON. */
 export const SIGNAL_MAX_BYTES = 2048;
@@ -63,6 +67,8 @@ interface Connection {
   typedAt: Map<string, number>;
   /** When the socket last sent a signal, by channel. */
   signalledAt: Map<string, number>;
+  /** The signal waiting for its channel's interval to end (the latest one sent), by channel. */
+  signalWaiting: Map<string, { data: Record<string, unknown>; timer: NodeJS.Timeout }>;
 }
 
 interface Subscription {
@@ -181,7 +187,7 @@ export class LiveHub {
 
   /** Takes an authenticated socket. */
   accept(socket: WebSocket, workspace: LiveWorkspace, credential: LiveCredential, member: LiveMember): void {
-    const connection: Connection = { id: randomUUID(), socket, workspace, credential, member, subscriptions: new Map(), alive: true, typedAt: new Map(), signalledAt: new Map() };
+    const connection: Connection = { id: randomUUID(), socket, workspace, credential, member, subscriptions: new Map(), alive: true, typedAt: new Map(), signalledAt: new Map(), signalWaiting: new Map() };
     this.connections.add(connection);
     socket.on('pong', () => {
       connection.alive = true;
@@ -243,7 +249,8 @@ export class LiveHub {
    * An ephemeral message of the app's own (a cursor): relayed to the channel's other sockets, on
    * any process, never logged. Only on kinds declared with `signals: true`; `data` is a JSON
    * object of at most SIGNAL_MAX_BYTES; one per SIGNAL_INTERVAL_MS per socket and channel goes
-   * out, the rest are dropped.
+   * out. One sent sooner waits for the interval's end, and a later one takes its place: a burst
+   * (frames read together after a pause of the network or of this process) ends on its last.
    */
   private async relaySignal(connection: Connection, message: ClientMessage, ref: string | undefined): Promise<void> {
     const channel = typeof message.channel === 'string' ? message.channel : '';
@@ -253,9 +260,25 @@ export class LiveHub {
     const data = message.data;
     if (!data || typeof data !== 'object' || Array.isArray(data)) return this.send(connection, { type: 'error', ref, channel, status: 400, error: 'data must be a JSON object' });
     if (Buffer.byteLength(JSON.stringify(data)) > SIGNAL_MAX_BYTES) return this.send(connection, { type: 'error', ref, channel, status: 400, error: `data must be at most ${SIGNAL_MAX_BYTES} bytes as JSON` });
-    const now = Date.now();
-    if (now - (connection.signalledAt.get(channel) ?? 0) < SIGNAL_INTERVAL_MS) return;
-    connection.signalledAt.set(channel, now);
+    const waiting = connection.signalWaiting.get(channel);
+    if (waiting) {
+      waiting.data = data as Record<string, unknown>;
+      return;
+    }
+    const wait = (connection.signalledAt.get(channel) ?? 0) + SIGNAL_INTERVAL_MS - Date.now();
+    if (wait <= 0) return this.sendSignal(connection, channel, data as Record<string, unknown>);
+    const timer = setTimeout(() => {
+      const latest = connection.signalWaiting.get(channel);
+      connection.signalWaiting.delete(channel);
+      if (!latest || !connection.subscriptions.has(channel)) return;
+      this.sendSignal(connection, channel, latest.data).catch((error) => this.logger.warn({ err: error }, 'live: relaying a signal failed'));
+    }, wait);
+    timer.unref();
+    connection.signalWaiting.set(channel, { data: data as Record<string, unknown>, timer });
+  }
+
+  private async sendSignal(connection: Connection, channel: string, data: Record<string, unknown>): Promise<void> {
+    connection.signalledAt.set(channel, Date.now());
     await this.log.signal({ w: connection.workspace.id, c: channel, t: 'signal', m: connection.member.id, k: connection.id, d: data });
   }
 
@@ -316,6 +339,8 @@ export class LiveHub {
     connection.subscriptions.delete(channel);
     connection.typedAt.delete(channel);
     connection.signalledAt.delete(channel);
+    clearTimeout(connection.signalWaiting.get(channel)?.timer);
+    connection.signalWaiting.delete(channel);
     const key = `${connection.workspace.id}|${channel}`;
     const state = this.channels.get(key);
     state?.subscriptions.delete(subscription);
