@@ -7,7 +7,7 @@ import { AccessDenied } from '../access/index.js';
 import { hostnameOf, isServedHost, subdomainFromHost, type WorkspaceRecord, type WorkspaceService } from '../tenancy/index.js';
 import { AdmissionGate, BUSY_ANSWER, type AdmissionLimits } from './admission.js';
 import { toErrorAnswer } from './errors.js';
-import { answerUnreadableRequests } from './unreadable-requests.js';
+import { answerUnreadableRequests, lateRequestText } from './unreadable-requests.js';
 import { isTrustedOrigin } from './origins.js';
 import './route-meta.js';
 import type { WpkRouteMeta } from './route-meta.js';
@@ -184,7 +184,7 @@ export const conventions: Plugin<ConventionsOptions> = {
       let response = request.response;
       const version = request.app.apiVersion;
       if (timedOut.has(request.raw.req.socket)) {
-        response = Boom.clientTimeout(`The request was not received in full within ${options.requestTimeoutMs} ms`);
+        response = Boom.clientTimeout(lateRequestText(options.requestTimeoutMs));
         response.output.headers.connection = 'close';
       }
       if ('isBoom' in response && response.isBoom) {

@@ -5,9 +5,14 @@ type ClientErrorListener = (error: Error & { code?: string; reason?: string }, s
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
+/** The words of a 408, whether the headers (here) or the body (the conventions' `onPreResponse`) came too late. */
+export function lateRequestText(requestTimeoutMs: number): string {
+  return `The request was not received in full within ${requestTimeoutMs} ms`;
+}
+
 /** The answer to a connection Node could not make a request of: its status and `{"error"}` text. */
-export function unreadableAnswer(error: Error & { code?: string; reason?: string }, requestTimeoutMs: number): { status: number; error: string } {
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, error: `The request was not received in full within ${requestTimeoutMs} ms` };
+function unreadableAnswer(error: Error & { code?: string; reason?: string }, requestTimeoutMs: number): { status: number; error: string } {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, error: lateRequestText(requestTimeoutMs) };
   if (error.code === 'HPE_HEADER_OVERFLOW') return { status: 431, error: 'The request headers are larger than the server reads' };
   const reason = String(error.reason ?? error.message).replace(/^Parse Error: /, '').slice(0, 200);
   return { status: 400, error: `The request could not be read as HTTP/1.1: ${reason}` };
