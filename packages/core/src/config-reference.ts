@@ -125,6 +125,14 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'WPK_STATEMENT_CHECK', group: 'Tests', default: 'on in `@wpk/testing`', description: '`off` turns off the test harness\'s check that every statement on a tenant table names its workspace.', readBy: 'app tests (`@wpk/testing`)' },
   { name: 'WPK_STATEMENT_REPORT', group: 'Tests', default: 'none', description: 'A file the statement check also appends every violation to, one JSON object a line (an inventory over a whole suite).', readBy: 'app tests (`@wpk/testing`)' },
   { name: 'TEST_DATABASE_URL', group: 'Tests', default: 'the embedded database', description: 'PostgreSQL URL the test harness creates a scratch database on (`DATABASE_URL` also works).', readBy: 'app tests (`@wpk/testing`)', secret: true },
+  {
+    name: 'TEST_DATABASE_TEMPLATES',
+    group: 'Tests',
+    default: 'unset',
+    description:
+      "A database name prefix (at most 30 of `a-z`, `0-9` and `_`): each scratch database on PostgreSQL is then a copy of a template migrated once per set of apps, named `{prefix}_{hash}`, instead of being migrated again for each test file (a copy takes ~0.2 s, the migrations ~1.2 s). The templates are the run's: drop the databases named with the prefix after it (`.ci/run` sets it and does); a template is not rebuilt when a migration's code changes. An app given as code is known by its migrations' source text.",
+    readBy: 'app tests (`@wpk/testing`)',
+  },
   { name: 'CHROMIUM_PATH', group: 'Tests', default: '/usr/bin/chromium-headless-shell when installed, else /usr/bin/chromium', description: 'The Chromium the browser tests drive and Slides and Papers print PDFs with (`playwright-core` downloads no browser). Debian\'s headless shell takes about half the CPU of the full browser. Without one (or set to a path that is no file), Papers\' and Slides\' PDF exports answer 503 saying what to set; the server starts anyway.', readBy: 'browser tests (`@wpk/testing/browser`), the SDK\'s `printHtmlToPdf` (Slides\' PDF export; `richTextToPdf`, Papers\' PDF export)' },
   { name: 'UPDATE_SCREENSHOTS', group: 'Tests', default: 'unset', description: 'With `1`, browser tests write the screenshots the apps\' docs pages show (`docs/apps/images/`); otherwise they only take them.', readBy: 'browser tests (`@wpk/testing/browser`)' },
 ];

@@ -54,6 +54,17 @@ async function timed<T>(step: StartupProgress['step'], onProgress: RuntimeOption
 }
 
 /**
+ * The project of a runtime: the config file given (option, then WPK_CONFIG) and its directory,
+ * against which relative paths resolve; else the working directory and the config file found there.
+ */
+export function projectOf(options: Pick<RuntimeOptions, 'projectDir' | 'configFile'>): { configFile: string | false | undefined; projectDir: string } {
+  const given = options.configFile ?? (process.env.WPK_CONFIG || undefined);
+  const configFile = typeof given === 'string' ? path.resolve(options.projectDir ?? process.cwd(), given) : given;
+  const projectDir = options.projectDir ?? (configFile ? path.dirname(configFile) : process.cwd());
+  return { configFile, projectDir };
+}
+
+/**
  * One platform process: configuration, database, the hapi server with every core concern
  * registered on it as a plugin (the list and their dependencies: `plugins.ts`), and the services
  * they expose. `Runtime.create` opens the database but neither migrates nor listens; call
@@ -122,11 +133,7 @@ export class Runtime {
   }
 
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {
-    // The project: the config file given (option, then WPK_CONFIG) and its directory, against
-    // which relative paths resolve; else the working directory and the config file found there.
-    const given = options.configFile ?? (process.env.WPK_CONFIG || undefined);
-    const configFile = typeof given === 'string' ? path.resolve(options.projectDir ?? process.cwd(), given) : given;
-    const projectDir = options.projectDir ?? (configFile ? path.dirname(configFile) : process.cwd());
+    const { configFile, projectDir } = projectOf(options);
     const config = resolveConfig(options, process.env, projectDir);
     const logger = options.logger ?? createLogger(config.logLevel);
     // Apps are loaded and validated before anything opens: a bad manifest stops start-up here.
@@ -153,6 +160,16 @@ export class Runtime {
       await database.close();
       throw error;
     }
+  }
+
+  /**
+   * The migration sets a runtime created with `options` owns (`migrationSets()`), without opening
+   * a database: the apps are loaded and validated as `create` loads them.
+   */
+  static async migrationSetsOf(options: Pick<RuntimeOptions, 'apps' | 'projectDir' | 'configFile'> = {}): Promise<MigrationSet[]> {
+    const { configFile, projectDir } = projectOf(options);
+    const registry = await AppRegistry.load({ apps: options.apps, projectDir, configFile });
+    return [platformMigrations, ...registry.migrationSets()];
   }
 
   /** The OpenAPI 3.1 document of every route on this server (`app`: only that app's, or `account` for the platform's). */

@@ -355,7 +355,7 @@ export class TestPlatform {
     });
     const clock = options.clock instanceof TestClock ? options.clock : new TestClock(options.clock);
     const statements = await statementRecorder(options);
-    const scratch = await createScratchDatabase();
+    const scratch = await createScratchDatabase(undefined, { apps, projectDir: options.projectDir, configFile: false });
     // ctx.storage works with no set-up: local disk under a temporary data directory.
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wpk-testing-'));
     const captured: Captured = { denials: [], events: [], search: [], mails: [] };

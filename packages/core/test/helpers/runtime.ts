@@ -14,7 +14,7 @@ export interface TestRuntime {
  */
 export async function startTestRuntime(options: RuntimeOptions = {}): Promise<TestRuntime> {
   const statements = await statementRecorder();
-  const scratch = await createScratchDatabase();
+  const scratch = await createScratchDatabase(undefined, options);
   const runtime = await Runtime.create({ logLevel: 'silent', port: 0, ...options, databaseUrl: scratch.url, inMemory: scratch.url === undefined });
   try {
     await (statements ? statements.during('migrations', () => runtime.migrate()) : runtime.migrate());
